@@ -1,0 +1,288 @@
+"""Case schema: YAML and Python case files become validated `Case` objects."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import CaseError
+from .yamlio import LineDict, load_yaml
+
+CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "speed")
+DIFFICULTIES = ("easy", "medium", "hard")
+# Tags that become pytest markers; any other tag is only a keyword for -k.
+MARKER_TAGS = ("judged", "smoke")
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$")
+DEFAULT_MAX_TOKENS = 4096
+
+YAML_SUFFIXES = (".cases.yaml", ".cases.yml")
+PYTHON_SUFFIX = "_cases.py"
+
+_FIELDS = {
+    "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
+    "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes",
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    category: str
+    difficulty: str
+    messages: tuple[dict, ...]
+    grader: dict
+    tools: tuple[dict, ...] = ()
+    tool_choice: Any = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    params: dict = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+    timeout_s: float | None = None
+    min_context: int | None = None
+    verify: dict = field(default_factory=dict)
+    title: str = ""
+    file: str = ""
+    line: int = 0
+
+    @property
+    def hard(self) -> bool:
+        return self.difficulty == "hard"
+
+    @property
+    def prompt_chars(self) -> int:
+        return sum(len(m.get("content") or "") for m in self.messages if isinstance(m.get("content"), str))
+
+    def markers(self) -> list[str]:
+        return [self.category, self.difficulty] + [t for t in self.tags if t in MARKER_TAGS]
+
+
+def is_case_file(path: Path) -> bool:
+    name = path.name
+    return name.endswith(YAML_SUFFIXES) or (name.endswith(PYTHON_SUFFIX) and not name.startswith("test_"))
+
+
+def load_case_file(path: Path) -> list[Case]:
+    """Load and validate every case in one file; raise CaseError naming file, line, case and field."""
+    path = Path(path)
+    if path.name.endswith(YAML_SUFFIXES):
+        raw = load_yaml(path, CaseError)
+        if isinstance(raw, dict) and "cases" in raw:
+            entries = raw["cases"]
+            defaults = {k: v for k, v in raw.items() if k != "cases"}
+        elif isinstance(raw, list):
+            entries, defaults = raw, {}
+        else:
+            raise CaseError("a case file holds a top-level 'cases:' list (or is itself a list of cases)",
+                            file=str(path), line=getattr(raw, "line", None))
+        if not isinstance(entries, list):
+            raise CaseError("'cases' must be a list of mappings", file=str(path),
+                            line=getattr(raw, "line_of", lambda k: None)("cases"), field="cases")
+        unknown_defaults = set(defaults) - {"category", "difficulty", "tags", "params", "max_tokens",
+                                            "system", "timeout_s"}
+        if unknown_defaults:
+            key = sorted(unknown_defaults)[0]
+            raise CaseError(f"unknown file-level key; allowed: category, difficulty, tags, params, "
+                            f"max_tokens, system, timeout_s, cases", file=str(path),
+                            line=raw.line_of(key), field=key)
+    else:
+        entries, defaults = _load_python_entries(path), {}
+    cases = [build_case(entry, path, defaults) for entry in entries]
+    check_unique_ids(cases)
+    return cases
+
+
+def _load_python_entries(path: Path) -> list:
+    module_name = f"_crucible_cases_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise CaseError("cannot import this Python case file", file=str(path))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's file failed to import: report where, not a traceback
+        tb = exc.__traceback__
+        line = None
+        while tb is not None:
+            if Path(tb.tb_frame.f_code.co_filename) == path:
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        raise CaseError(f"importing the file raised {type(exc).__name__}: {exc}", file=str(path),
+                        line=line) from None
+    finally:
+        sys.modules.pop(module_name, None)
+    if hasattr(module, "cases") and callable(module.cases):
+        entries = module.cases()
+    elif hasattr(module, "CASES"):
+        entries = module.CASES
+    else:
+        raise CaseError("a Python case file defines CASES (a list of case mappings) or a function "
+                        "cases() returning one", file=str(path))
+    return list(entries)
+
+
+def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
+    """Validate one raw mapping (from YAML or Python) into a Case."""
+    if isinstance(entry, Case):
+        return entry
+    file = str(path)
+    line = getattr(entry, "line", None) or None
+    if not isinstance(entry, dict):
+        raise CaseError(f"each case is a mapping with id, prompt and grader; got {type(entry).__name__}",
+                        file=file, line=line)
+    case_id = entry.get("id")
+
+    def fail(message: str, fld: str | None = None) -> CaseError:
+        at = entry.line_of(fld) if isinstance(entry, LineDict) and fld else line
+        return CaseError(message, file=file, line=at, field=fld,
+                         case_id=case_id if isinstance(case_id, str) else None)
+
+    unknown = set(entry) - _FIELDS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise fail(f"unknown field; allowed fields are {', '.join(sorted(_FIELDS))}", key)
+    merged = dict(defaults or {})
+    merged.update(entry)
+
+    if not isinstance(case_id, str) or not ID_PATTERN.match(case_id):
+        raise fail("write an id of letters, digits, '.', '_' or '-' (at most 80), e.g. id: MA01-digit-sum",
+                   "id")
+
+    category = merged.get("category") or _category_from_path(path)
+    if category not in CATEGORIES:
+        raise fail(f"unknown category {category!r}; use one of {', '.join(CATEGORIES)} "
+                   "(or put the file in a folder named after the category)", "category")
+    difficulty = merged.get("difficulty")
+    if difficulty not in DIFFICULTIES:
+        raise fail(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}", "difficulty")
+
+    messages = _build_messages(merged, fail)
+
+    grader = merged.get("grader")
+    if isinstance(grader, str):
+        grader = {"type": grader}
+    if not isinstance(grader, dict) or not isinstance(grader.get("type"), str):
+        raise fail("write a grader mapping with a type, e.g. grader: {type: numeric, answer: 42}", "grader")
+    from .graders import check_spec  # late import: graders import Case for typing only
+    for fld, message in check_spec(grader):
+        raise fail(message, f"grader.{fld}" if fld else "grader")
+
+    tools = merged.get("tools") or []
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise fail("tools must be a list of OpenAI tool definitions ({type: function, function: {...}})",
+                   "tools")
+    for tool in tools:
+        fn = tool.get("function")
+        if tool.get("type") != "function" or not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise fail("each tool needs type: function and function: {name, description, parameters}", "tools")
+
+    max_tokens = merged.get("max_tokens", DEFAULT_MAX_TOKENS)
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens <= 0:
+        raise fail(f"max_tokens must be a positive integer, got {max_tokens!r}", "max_tokens")
+    params = merged.get("params") or {}
+    if not isinstance(params, dict):
+        raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
+    tags = merged.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
+        raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
+    if grader["type"] == "judge" and "judged" not in tags:
+        tags = [*tags, "judged"]
+    timeout_s = merged.get("timeout_s")
+    if timeout_s is not None and (not isinstance(timeout_s, (int, float)) or isinstance(timeout_s, bool)
+                                  or timeout_s <= 0):
+        raise fail("timeout_s must be a positive number of seconds", "timeout_s")
+    min_context = merged.get("min_context")
+    if min_context is not None and (not isinstance(min_context, int) or min_context <= 0):
+        raise fail("min_context must be a positive number of tokens", "min_context")
+    verify = merged.get("verify") or {}
+    if not isinstance(verify, dict):
+        raise fail("verify must be a mapping (solver, reference, wrong, ...)", "verify")
+
+    return Case(
+        id=case_id, category=category, difficulty=difficulty, messages=tuple(messages),
+        grader=_plain(grader), tools=tuple(_plain(t) for t in tools), tool_choice=merged.get("tool_choice"),
+        max_tokens=max_tokens, params=_plain(params), tags=tuple(dict.fromkeys(tags)),
+        timeout_s=float(timeout_s) if timeout_s is not None else None, min_context=min_context,
+        verify=_plain(verify), title=str(merged.get("title") or ""), file=file, line=line or 0,
+    )
+
+
+def _build_messages(merged: dict, fail) -> list[dict]:
+    prompt, messages, system = merged.get("prompt"), merged.get("messages"), merged.get("system")
+    if (prompt is None) == (messages is None):
+        raise fail("give exactly one of prompt (a string) or messages (a list of {role, content})", "prompt")
+    if prompt is not None:
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise fail("prompt must be a non-empty string", "prompt")
+        messages = [{"role": "user", "content": prompt}]
+    if not isinstance(messages, list) or not messages:
+        raise fail("messages must be a non-empty list of {role, content}", "messages")
+    out = []
+    for msg in messages:
+        if not isinstance(msg, dict) or msg.get("role") not in ("system", "user", "assistant", "tool"):
+            raise fail("each message needs role (system, user, assistant or tool) and content", "messages")
+        out.append(_plain(msg))
+    if system is not None:
+        if not isinstance(system, str):
+            raise fail("system must be a string", "system")
+        if out[0]["role"] != "system":
+            out.insert(0, {"role": "system", "content": system})
+    return out
+
+
+def _category_from_path(path: Path) -> str | None:
+    for part in reversed(path.parent.parts):
+        if part in CATEGORIES:
+            return part
+    return None
+
+
+def _plain(value):
+    """Strip line-tracking subclasses so cases pickle and compare as ordinary data."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def check_unique_ids(cases: list[Case]) -> None:
+    seen: dict[str, Case] = {}
+    for case in cases:
+        if case.id in seen:
+            first = seen[case.id]
+            raise CaseError(f"duplicate case id (first defined at {first.file}:{first.line}); ids must be "
+                            "unique across the suite", file=case.file, line=case.line, field="id",
+                            case_id=case.id)
+        seen[case.id] = case
+
+
+def builtin_cases_dir() -> Path:
+    """The built-in suite: inside the installed wheel, or the repository's cases/ folder."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "builtin_cases"
+    return packaged if packaged.is_dir() else here.parent / "cases"
+
+
+def iter_case_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(f for f in p.rglob("*") if f.is_file() and is_case_file(f)))
+        elif p.is_file():
+            files.append(p)
+    return files
+
+
+def load_cases(paths: list[Path] | None = None) -> list[Case]:
+    """All cases under the given paths (default: the built-in suite), ids checked unique across files."""
+    files = iter_case_files(paths or [builtin_cases_dir()])
+    cases = [c for f in files for c in load_case_file(f)]
+    check_unique_ids(cases)
+    return cases

@@ -1,0 +1,55 @@
+"""Exception types shared by the core. None of them import pytest."""
+
+from __future__ import annotations
+
+
+class CrucibleError(Exception):
+    """Base class for every error the core raises on purpose."""
+
+
+class InputError(CrucibleError):
+    """A user-supplied file is wrong. Carries file, line and field so the message says what to change."""
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 field: str | None = None, case_id: str | None = None):
+        self.message = message
+        self.file = file
+        self.line = line
+        self.field = field
+        self.case_id = case_id
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+        parts = [where]
+        if self.case_id:
+            parts.append(f"case {self.case_id}")
+        if self.field:
+            parts.append(f"field '{self.field}'")
+        return ": ".join(parts) + f": {self.message}"
+
+
+class ConfigError(InputError):
+    """models.yaml is wrong."""
+
+
+class CaseError(InputError):
+    """A case file is wrong."""
+
+
+class InfraError(CrucibleError):
+    """Infrastructure failed (endpoint, sandbox, judge). Never counted as a model failure."""
+
+
+class EndpointError(InfraError):
+    """The endpoint could not be reached or kept failing after retries."""
+
+
+class ModelMismatchError(InfraError):
+    """The server answered as a different model than the one asked for."""
+
+
+class SandboxError(InfraError):
+    """The sandbox itself broke (not the code running inside it)."""

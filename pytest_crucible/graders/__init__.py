@@ -1,0 +1,61 @@
+"""Grader registry. One module per grader kind; each exposes
+
+    check(spec: dict) -> list[tuple[str | None, str]]   # (field, message) problems in the case's grader spec
+    grade(case: Case, response: Response) -> Grade       # pure; spec is case.grader
+
+`grade()` below is the single entry point: it refuses to grade a truncated reply as complete.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import Grade
+
+# type name in a case's `grader.type` -> module under pytest_crucible.graders
+_MODULES = {
+    "numeric": "numeric",
+    "exact": "exact",
+    "contains": "contains",
+    "regex": "regex",
+    "json": "json_object",
+    "checks": "checks",
+    "mapping": "mapping",
+    "tool_calls": "tool_calls",
+    "code": "code",
+}
+
+
+def grader_module(kind: str):
+    return importlib.import_module(f"{__name__}.{_MODULES[kind]}")
+
+
+def known_types() -> list[str]:
+    return sorted(_MODULES)
+
+
+def check_spec(spec: dict) -> list[tuple[str | None, str]]:
+    kind = spec.get("type")
+    if kind not in _MODULES:
+        return [("type", f"unknown grader type {kind!r}; use one of {', '.join(known_types())}")]
+    try:
+        module = grader_module(kind)
+    except ModuleNotFoundError:
+        return [("type", f"grader type {kind!r} is not available in this installation")]
+    return list(module.check(spec))
+
+
+def grade(case, response) -> Grade:
+    result = grader_module(case.grader["type"]).grade(case, response)
+    if response.truncated:
+        usage = response.usage
+        limit = response.max_tokens or case.max_tokens
+        thought = f" ({usage.reasoning_tokens} reasoning)" if usage.reasoning_tokens else ""
+        reason = f"TRUNCATED at {limit} tokens{thought}"
+        if not result.passed and result.reason:
+            reason += f"; {result.reason}"
+        return Grade(passed=False, reason=reason, answer=result.answer, details=result.details)
+    return result
+
+
+__all__ = ["Grade", "check_spec", "grade", "known_types"]

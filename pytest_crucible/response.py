@@ -1,0 +1,60 @@
+"""What one chat request produced: text, reasoning, tool calls, tokens and timings."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: str  # raw JSON text as the model wrote it
+    id: str | None = None
+
+    def parsed_arguments(self) -> Any:
+        """The arguments as JSON, or None when the model wrote invalid JSON."""
+        import json
+        try:
+            return json.loads(self.arguments) if self.arguments.strip() else {}
+        except (json.JSONDecodeError, AttributeError):
+            return None
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    estimated: bool = False  # True when the server sent no usage and we counted ourselves
+
+
+@dataclass
+class Timings:
+    """Seconds, measured on the client from the stream. None where the stream never got there."""
+    ttft_s: float | None = None          # first token of any kind (reasoning included)
+    ttft_answer_s: float | None = None   # first answer (non-reasoning) token or tool-call delta
+    e2e_s: float | None = None           # request sent -> stream closed
+    # arrival time (s since request) of every content-bearing chunk, for decode rate and ITL
+    chunk_times: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Response:
+    content: str = ""          # the answer text, with inline <think> reasoning removed
+    reasoning: str = ""        # reasoning from reasoning_content / reasoning fields or <think> blocks
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    finish_reason: str | None = None
+    model: str | None = None   # the model name the server answered as
+    usage: Usage = field(default_factory=Usage)
+    timings: Timings = field(default_factory=Timings)
+    attempts: int = 1          # requests made, retries included
+    max_tokens: int | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+    def to_dict(self) -> dict:
+        return asdict(self)

@@ -1,0 +1,70 @@
+"""YAML loading that remembers line numbers, so every validation error can name its line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+
+class LineDict(dict):
+    """A mapping from YAML that knows its own line and the line of each key (1-based)."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class LineList(list):
+    line: int = 0
+    item_lines: list
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
+    loader.flatten_mapping(node)
+    result = LineDict()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in result:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key '{key}'", key_node.start_mark)
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> LineList:
+    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def load_yaml(path: Path, error_type: type[Exception]):
+    """Parse a YAML file; syntax errors become `error_type` with the file and line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error_type(f"cannot read file: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError:
+        raise error_type("file is not UTF-8 text", file=str(path)) from None
+    try:
+        return yaml.load(text, Loader=_LineLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise error_type(f"invalid YAML: {exc.problem or exc.context}", file=str(path), line=line) from None
+    except yaml.YAMLError as exc:
+        raise error_type(f"invalid YAML: {exc}", file=str(path)) from None
