@@ -1,0 +1,145 @@
+"""Aggregation of result rows into report.json / report.md and the terminal summary.
+
+The report is a pure function of the rows, so a serial run, an xdist run and `crucible report`
+on a saved rows.jsonl all give the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .case import CATEGORIES
+
+OUTCOMES = ("passed", "failed", "error", "skipped")
+SCHEMA_VERSION = 1
+
+
+def wilson_interval(passed: int, n: int, z: float = 1.96) -> list[float] | None:
+    """95% Wilson score interval: honest for small n and for rates near 0 or 1."""
+    if n == 0:
+        return None
+    p = passed / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+def _tally(rows: list[dict], with_skipped: bool = True) -> dict:
+    counts = {o: 0 for o in OUTCOMES}
+    for row in rows:
+        counts[row.get("outcome", "error")] = counts.get(row.get("outcome", "error"), 0) + 1
+    n = counts["passed"] + counts["failed"]  # errors and skips never enter the denominator
+    out = {"passed": counts["passed"], "failed": counts["failed"], "errors": counts["error"]}
+    if with_skipped:
+        out["skipped"] = counts["skipped"]
+    out["n"] = n
+    out["rate"] = round(counts["passed"] / n, 4) if n else None
+    out["ci95"] = wilson_interval(counts["passed"], n)
+    return out
+
+
+def _sum(rows: list[dict], section: str, key: str) -> int:
+    return sum((row.get(section) or {}).get(key) or 0 for row in rows)
+
+
+def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
+    by_model: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_model[row["model"]].append(row)
+    models = {}
+    for name in sorted(by_model):
+        mrows = by_model[name]
+        by_cat: dict[str, list[dict]] = defaultdict(list)
+        for row in mrows:
+            by_cat[row.get("category", "unknown")].append(row)
+        order = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
+        models[name] = {
+            "categories": {cat: _tally(by_cat[cat]) for cat in order},
+            "hard": _tally([r for r in mrows if r.get("difficulty") == "hard"], with_skipped=False),
+            "total": _tally(mrows, with_skipped=False),
+            "skipped": sum(1 for r in mrows if r.get("outcome") == "skipped"),
+            "tokens": {
+                "prompt": _sum(mrows, "tokens", "prompt"),
+                "completion": _sum(mrows, "tokens", "completion"),
+                "reasoning": _sum(mrows, "tokens", "reasoning"),
+                "estimated_rows": sum(1 for r in mrows if (r.get("tokens") or {}).get("estimated")),
+            },
+            "cost_usd": round(sum(r.get("cost_usd") or 0 for r in mrows), 6),
+            "failures": [_brief(r) for r in mrows if r.get("outcome") == "failed"],
+            "errors": [_brief(r) for r in mrows if r.get("outcome") == "error"],
+        }
+    return {
+        "schema": SCHEMA_VERSION,
+        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "meta": meta or {},
+        "models": models,
+    }
+
+
+def _brief(row: dict) -> dict:
+    return {"case_id": row.get("case_id"), "category": row.get("category"), "repeat": row.get("repeat", 1),
+            "reason": row.get("reason", "")}
+
+
+def _cell(t: dict) -> str:
+    if not t["n"]:
+        return f"- ({t['errors']} err)" if t["errors"] else "-"
+    text = f"{t['rate']:.0%} ({t['passed']}/{t['n']})"
+    return text + (f" +{t['errors']} err" if t["errors"] else "")
+
+
+def render_markdown(report: dict) -> str:
+    models = report["models"]
+    meta = report.get("meta") or {}
+    lines = [f"# pytest-crucible report {meta.get('run_id', '')}".rstrip(), ""]
+    if meta.get("unsandboxed"):
+        lines += ["**Warning: code cases ran UNSANDBOXED (--allow-unsandboxed).**", ""]
+    if not models:
+        return "\n".join(lines + ["No results."]) + "\n"
+    lines += ["| Model | Total | Hard | Errors | Skipped | Cost (USD) |", "| --- | --- | --- | --- | --- | --- |"]
+    for name, m in models.items():
+        lines.append(f"| {name} | {_cell(m['total'])} | {_cell(m['hard'])} | {m['total']['errors']} | "
+                     f"{m['skipped']} | {m['cost_usd']:.4f} |")
+    cats = [c for c in CATEGORIES if any(c in m["categories"] for m in models.values())]
+    lines += ["", "| Model | " + " | ".join(cats) + " |", "| --- |" + " --- |" * len(cats)]
+    for name, m in models.items():
+        cells = [_cell(m["categories"][c]) if c in m["categories"] else "" for c in cats]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart.", ""]
+    for name, m in models.items():
+        if m["failures"]:
+            lines += [f"## Failures: {name}", ""]
+            lines += [f"- {name} [{f['category']}] {f['case_id']}: {f['reason']}" for f in m["failures"]]
+            lines.append("")
+        if m["errors"]:
+            lines += [f"## Errors (not counted): {name}", ""]
+            lines += [f"- {name} [{e['category']}] {e['case_id']}: {e['reason']}" for e in m["errors"]]
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def render_terminal(report: dict) -> list[str]:
+    out = []
+    if (report.get("meta") or {}).get("unsandboxed"):
+        out.append("WARNING: code cases ran unsandboxed (--allow-unsandboxed)")
+    for name, m in report["models"].items():
+        total, hard = m["total"], m["hard"]
+        rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
+        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}), hard {_cell(hard)}, "
+                   f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}")
+        for cat, t in m["categories"].items():
+            out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else ""))
+    return out
+
+
+def write_reports(run_dir: Path, rows: list[dict], meta: dict | None = None) -> dict:
+    report = aggregate(rows, meta)
+    run_dir = Path(run_dir)
+    (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
+    return report

@@ -1,0 +1,93 @@
+"""One item, start to finish, without pytest: case x model -> request -> grade -> row."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+
+from . import graders
+from .case import Case
+from .config import ModelSpec
+from .errors import InfraError
+from .response import Response
+
+# Parameters a case or model may set that are sent to the endpoint as they are.
+SAMPLING_KEYS = {"temperature", "top_p", "top_k", "seed", "presence_penalty", "frequency_penalty",
+                 "stop", "min_p", "repeat_penalty", "reasoning_effort"}
+
+
+def skip_reason(case: Case, model: ModelSpec) -> str | None:
+    """Why a case does not apply to a model, or None."""
+    if case.min_context and model.context_length and case.min_context > model.context_length:
+        return f"needs {case.min_context} tokens of context, {model.name} has {model.context_length}"
+    return None
+
+
+def request_params(case: Case, model: ModelSpec) -> dict:
+    params = dict(model.params)
+    params.update(case.params)
+    return params
+
+
+def base_row(case: Case, model: ModelSpec, repeat: int, run_id: str | None = None) -> dict:
+    return {
+        "run_id": run_id,
+        "model": model.name,
+        "model_id": model.model_id,
+        "provider": model.provider.name if model.provider else "local",
+        "case_id": case.id,
+        "category": case.category,
+        "difficulty": case.difficulty,
+        "tags": list(case.tags),
+        "repeat": repeat,
+        "started_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        "outcome": None,
+        "reason": "",
+        "params": {"max_tokens": case.max_tokens, **request_params(case, model)},
+    }
+
+
+def response_fields(response: Response, model: ModelSpec) -> dict:
+    from .speed import request_metrics
+    usage = response.usage
+    return {
+        "answer_text": response.content,
+        "reasoning": response.reasoning,
+        "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in response.tool_calls],
+        "finish_reason": response.finish_reason,
+        "served_model": response.model,
+        "attempts": response.attempts,
+        "timings": request_metrics(response),
+        "tokens": {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
+                   "reasoning": usage.reasoning_tokens, "cached": usage.cached_tokens,
+                   "estimated": usage.estimated},
+        "cost_usd": round(model.cost(usage.prompt_tokens, usage.completion_tokens), 8),
+    }
+
+
+def run_case(case: Case, model: ModelSpec, client, *, repeat: int = 1, run_id: str | None = None,
+             grade=graders.grade) -> dict:
+    """Ask, grade and describe one observation. Infrastructure failures become outcome 'error'."""
+    row = base_row(case, model, repeat, run_id)
+    reason = skip_reason(case, model)
+    if reason:
+        row.update(outcome="skipped", reason=reason)
+        return row
+    started = time.perf_counter()
+    try:
+        response = client.chat(list(case.messages), max_tokens=case.max_tokens, tools=list(case.tools) or None,
+                               tool_choice=case.tool_choice, params=request_params(case, model))
+    except InfraError as exc:
+        row.update(outcome="error", reason=str(exc), wall_s=round(time.perf_counter() - started, 4))
+        return row
+    response.max_tokens = response.max_tokens or case.max_tokens
+    row.update(response_fields(response, model))
+    try:
+        result = grade(case, response)
+    except InfraError as exc:
+        row.update(outcome="error", reason=str(exc))
+    else:
+        row.update(outcome="passed" if result.passed else "failed", reason=result.reason,
+                   answer=result.answer, grade_details=result.details)
+    row["wall_s"] = round(time.perf_counter() - started, 4)
+    return row

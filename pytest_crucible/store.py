@@ -1,0 +1,72 @@
+"""Append-only result rows (JSONL), one per item, flushed as the item ends; resume keys."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROWS_FILE = "rows.jsonl"
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+def row_key(row: dict) -> tuple:
+    """Identifies one observation, so an interrupted run can be resumed or re-run row by row."""
+    return (row.get("model"), row.get("case_id"), row.get("repeat", 1))
+
+
+class RunStore:
+    """One run's folder: `<out>/<run-id>/rows.jsonl`, with `<out>/latest` pointing at it."""
+
+    def __init__(self, out_dir: str | os.PathLike, run_id: str | None = None):
+        self.run_id = run_id or new_run_id()
+        self.out_dir = Path(out_dir)
+        self.run_dir = self.out_dir / self.run_id
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.rows_path = self.run_dir / ROWS_FILE
+        self._file = open(self.rows_path, "a", encoding="utf-8")
+        self._point_latest()
+
+    def _point_latest(self) -> None:
+        latest = self.out_dir / "latest"
+        tmp = self.out_dir / f".latest-{os.getpid()}"
+        try:
+            if tmp.is_symlink() or tmp.exists():
+                tmp.unlink()
+            tmp.symlink_to(self.run_id, target_is_directory=True)
+            os.replace(tmp, latest)  # atomic: a reader never sees a missing `latest`
+        except OSError:
+            # Filesystems without symlinks get a text file naming the run.
+            (self.out_dir / "latest.txt").write_text(self.run_id + "\n", encoding="utf-8")
+
+    def append(self, row: dict) -> None:
+        self._file.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())  # a crash must not lose an item that already ended
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+
+def read_rows(path: str | os.PathLike) -> list[dict]:
+    """Rows of a run; a half-written last line (the run crashed mid-write) is ignored."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / ROWS_FILE
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return rows
