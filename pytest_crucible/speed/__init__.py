@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .response import Response
+from ..response import Response
 
 
 def _quantile(values: list[float], q: float) -> float | None:
