@@ -136,7 +136,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
     case_id = entry.get("id")
 
     def fail(message: str, fld: str | None = None) -> CaseError:
-        at = entry.line_of(fld) if isinstance(entry, LineDict) and fld else line
+        at = _line_of_path(entry, fld) if fld else line
         return CaseError(message, file=file, line=at, field=fld,
                          case_id=case_id if isinstance(case_id, str) else None)
 
@@ -210,6 +210,17 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
         timeout_s=float(timeout_s) if timeout_s is not None else None, min_context=min_context,
         verify=_plain(verify), title=str(merged.get("title") or ""), file=file, line=line or 0,
     )
+
+
+def _line_of_path(node, dotted: str) -> int | None:
+    """Line of `a.b.c` inside nested YAML mappings: the deepest part that still has a line."""
+    line = getattr(node, "line", None)
+    for part in dotted.split("."):
+        if not isinstance(node, LineDict):
+            break
+        line = node.line_of(part)
+        node = node.get(part)
+    return line or None
 
 
 def _build_messages(merged: dict, fail) -> list[dict]:

@@ -1,0 +1,96 @@
+"""Case files: YAML and Python files become validated cases; bad input names file, line, case and field."""
+
+import textwrap
+
+import pytest
+
+from pytest_crucible.case import load_case_file, load_cases
+from pytest_crucible.errors import CaseError
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_yaml_file_with_defaults_and_category_from_folder(tmp_path):
+    path = write(tmp_path, "math/basic.cases.yaml", """\
+        difficulty: medium
+        params: {temperature: 0}
+        cases:
+          - id: M1
+            prompt: "What is 6 times 7? End with 'Answer: N'."
+            grader: {type: numeric, answer: 42}
+            verify: {reference: "Answer: 42"}
+          - id: M2
+            difficulty: hard
+            system: Be brief.
+            prompt: And 7 times 8?
+            grader: {type: numeric, answer: 56}
+            tags: [smoke]
+        """)
+    m1, m2 = load_case_file(path)
+    assert (m1.category, m1.difficulty, m1.params) == ("math", "medium", {"temperature": 0})
+    assert m1.messages == ({"role": "user", "content": "What is 6 times 7? End with 'Answer: N'."},)
+    assert m1.line == 4 and m2.line == 8
+    assert m2.hard and m2.messages[0] == {"role": "system", "content": "Be brief."}
+    assert m2.markers() == ["math", "hard", "smoke"]
+
+
+def test_python_case_file(tmp_path):
+    path = write(tmp_path, "gen_cases.py", """\
+        def cases():
+            return [{"id": f"P{i}", "category": "math", "difficulty": "easy",
+                     "prompt": f"What is {i}+{i}?", "grader": {"type": "numeric", "answer": 2 * i}}
+                    for i in range(3)]
+        """)
+    cases = load_case_file(path)
+    assert [c.id for c in cases] == ["P0", "P1", "P2"]
+    assert cases[2].grader == {"type": "numeric", "answer": 4}
+
+
+@pytest.mark.parametrize("body, line, field, message", [
+    ("cases:\n  - id: X1\n    category: maths\n    difficulty: easy\n    prompt: hi\n    grader: {type: exact, answer: a}\n",
+     3, "category", "unknown category 'maths'"),
+    ("cases:\n  - id: X1\n    category: math\n    difficulty: extreme\n    prompt: hi\n    grader: {type: exact, answer: a}\n",
+     4, "difficulty", "difficulty must be one of easy, medium, hard"),
+    ("cases:\n  - id: X1\n    category: math\n    difficulty: easy\n    prompt: hi\n    grader: {type: telepathy}\n",
+     6, "grader.type", "unknown grader type 'telepathy'"),
+    ("cases:\n  - id: X1\n    category: math\n    difficulty: easy\n    grader: {type: exact, answer: a}\n",
+     2, "prompt", "give exactly one of prompt"),
+    ("cases:\n  - id: 'has space'\n    category: math\n    difficulty: easy\n    prompt: p\n    grader: exact\n",
+     2, "id", "write an id"),
+    ("cases:\n  - id: X1\n    category: math\n    difficulty: easy\n    prompt: p\n    answer: 4\n    grader: exact\n",
+     6, "answer", "unknown field"),
+    ("cases:\n  - id: X1\n    category: math\n    difficulty: easy\n    prompt: p\n    grader: {type: exact, answer: a}\n"
+     "    max_tokens: lots\n", 7, "max_tokens", "positive integer"),
+])
+def test_schema_errors_are_precise(tmp_path, body, line, field, message):
+    path = write(tmp_path, "c.cases.yaml", body)
+    with pytest.raises(CaseError) as info:
+        load_case_file(path)
+    err = info.value
+    assert (err.file, err.line, err.field) == (str(path), line, field), str(err)
+    assert message in str(err)
+
+
+def test_yaml_syntax_error_has_line(tmp_path):
+    path = write(tmp_path, "c.cases.yaml", "cases:\n  - id: X1\n    prompt: [unclosed\n")
+    with pytest.raises(CaseError, match=r"c.cases.yaml:\d+: invalid YAML"):
+        load_case_file(path)
+
+
+def test_python_file_that_raises_names_line(tmp_path):
+    path = write(tmp_path, "bad_cases.py", "x = 1\nraise RuntimeError('boom')\n")
+    with pytest.raises(CaseError, match=r"bad_cases.py:2: importing the file raised RuntimeError: boom"):
+        load_case_file(path)
+
+
+def test_duplicate_ids_across_files(tmp_path):
+    one = "cases:\n  - {id: D1, category: math, difficulty: easy, prompt: p, grader: {type: exact, answer: a}}\n"
+    write(tmp_path, "a.cases.yaml", one)
+    write(tmp_path, "b.cases.yaml", one)
+    with pytest.raises(CaseError, match="duplicate case id"):
+        load_cases([tmp_path])
