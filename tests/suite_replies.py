@@ -1,0 +1,42 @@
+"""Scripted endpoints built from the suite's own verification data: each case's reference reply
+(a model that is always right) or its first wrong reply (a model that is always wrong)."""
+
+from __future__ import annotations
+
+from loopback import Reply
+
+from pytest_crucible.case import load_cases
+
+
+def _as_reply(data) -> Reply:
+    if isinstance(data, str):
+        return Reply(data)
+    return Reply(content=data.get("content", ""), tool_calls=[
+        {"name": c["name"], "arguments": c.get("arguments", {})} for c in data.get("tool_calls", [])])
+
+
+def _prompt_key(messages) -> str:
+    users = [m for m in messages if m.get("role") == "user"]
+    content = users[-1]["content"] if users else ""
+    return content if isinstance(content, str) else str(content)
+
+
+def suite_handler(kind: str, cases=None):
+    """A loopback handler answering every built-in case with its 'reference' or first 'wrong' reply."""
+    table = {}
+    for case in cases or load_cases():
+        verify = case.verify
+        if kind == "reference":
+            data = verify.get("reference")
+            if data is None and "solution" in verify:
+                data = f"```python\n{verify['solution']}\n```"
+        else:
+            wrong = verify.get("wrong") or []
+            data = wrong[0] if wrong else "I would rather not answer that."
+        if data is not None:
+            table[_prompt_key(case.messages)] = _as_reply(data)
+
+    def handler(body: dict):
+        return table.get(_prompt_key(body.get("messages", [])), Reply("no scripted reply for this prompt"))
+
+    return handler

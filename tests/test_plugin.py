@@ -1,0 +1,223 @@
+"""The plugin end to end through pytest itself (pytester subprocesses) against the loopback endpoint."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from loopback import LoopbackServer, Reply
+from suite_replies import suite_handler
+
+from pytest_crucible.case import load_cases
+
+SUITE = load_cases()
+N_CASES = len(SUITE)
+
+
+def models_yaml(base_url: str, extra: str = "") -> str:
+    return textwrap.dedent(f"""\
+        providers:
+          loop:
+            base_url: {base_url}
+            max_retries: 1
+            timeout: 20
+        models:
+          - name: m1
+            provider: loop
+            model_id: m1
+          - name: m2
+            provider: loop
+            model_id: m2
+        """) + extra
+
+
+@pytest.fixture
+def project(pytester, loopback):
+    pytester.makefile(".yaml", models=models_yaml(loopback.base_url))
+    return pytester
+
+
+def run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+
+
+def report_of(pytester) -> dict:
+    return json.loads((pytester.path / "crucible-results" / "latest" / "report.json").read_text())
+
+
+def rows_of(pytester) -> list[dict]:
+    text = (pytester.path / "crucible-results" / "latest" / "rows.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_collects_builtin_suite_per_model(project):
+    result = run(project, "--models", "m1,m2", "--collect-only", "-q", "--strict-markers")
+    assert result.ret == 0
+    ids = [line for line in result.outlines if "::" in line]
+    assert len(ids) == 2 * N_CASES
+    first = SUITE[0].id
+    assert any(line.endswith(f"::{first}[m1]") for line in ids)
+    assert any(line.endswith(f"::{first}[m2]") for line in ids)
+    assert not (project.path / "crucible-results").exists()  # collecting writes no run folder
+
+
+def test_markers_and_keywords_select(project):
+    hard = sum(c.hard for c in SUITE)
+    coding = sum(c.category == "coding" for c in SUITE)
+    result = run(project, "--models", "m1", "--collect-only", "-q", "-m", "hard")
+    assert sum("::" in line for line in result.outlines) == hard
+    result = run(project, "--models", "m1", "--collect-only", "-q", "-k", "coding")
+    assert sum("::" in line for line in result.outlines) == coding
+    result = run(project, "--models", "m1", "--collect-only", "-q", "-m", "math and not hard")
+    assert sum("::" in line for line in result.outlines) == sum(
+        c.category == "math" and not c.hard for c in SUITE)
+
+
+def test_profile_and_repeats(project):
+    smoke = sum("smoke" in c.tags for c in SUITE)
+    assert smoke > 0
+    result = run(project, "--models", "m1", "--collect-only", "-q", "--profile", "smoke", "--repeats", "2")
+    ids = [line for line in result.outlines if "::" in line]
+    assert len(ids) == 2 * smoke
+    assert all(line.endswith(("[m1-r1]", "[m1-r2]")) for line in ids)
+    result.stdout.fnmatch_lines([f"*{N_CASES * 2 - 2 * smoke} deselected*"])
+
+
+def test_options_from_ini(project, loopback):
+    project.makeini("[pytest]\ncrucible_models = m2\ncrucible_profile = smoke\n")
+    result = run(project, "--collect-only", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids and all(line.endswith("[m2]") for line in ids)
+
+
+def test_always_wrong_endpoint_scores_zero_passes_zero_errors(project, loopback):
+    loopback.script(handler=suite_handler("wrong"))
+    result = run(project, "--models", "m1", "-m", "not coding")
+    assert result.ret == 1
+    report = report_of(project)["models"]["m1"]
+    assert report["total"]["passed"] == 0 and report["total"]["errors"] == 0
+    assert report["total"]["failed"] == report["total"]["n"] == sum(c.category != "coding" for c in SUITE)
+    assert report["total"]["rate"] == 0.0
+    result.stdout.fnmatch_lines(["*crucible summary*", "m1: 0.0% (0/*"])
+    rows = rows_of(project)
+    assert all(r["outcome"] == "failed" and r["reason"] for r in rows)
+
+
+def test_always_right_endpoint_passes_everything(project, loopback):
+    loopback.script(handler=suite_handler("reference"))
+    result = run(project, "--models", "m1", "-m", "not coding")
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    report = report_of(project)["models"]["m1"]
+    assert report["total"]["failed"] == 0 and report["total"]["errors"] == 0
+    assert report["total"]["rate"] == 1.0
+    for category, tally in report["categories"].items():
+        assert set(tally) >= {"passed", "failed", "errors", "skipped", "n", "rate"}
+        assert tally["n"] == tally["passed"] + tally["failed"]
+    assert set(report["hard"]) >= {"passed", "failed", "errors", "n", "rate"}
+
+
+def test_endpoint_down_scores_zero_failures(pytester):
+    pytester.makefile(".yaml", models=models_yaml(LoopbackServer.down_url()))
+    result = run(pytester, "--models", "m1", "-m", "math or reasoning")
+    outcomes = result.parseoutcomes()
+    expected = sum(c.category in ("math", "reasoning") for c in SUITE)
+    assert outcomes.get("errors") == expected and "failed" not in outcomes and "passed" not in outcomes
+    report = report_of(pytester)["models"]["m1"]
+    assert report["total"] == {**report["total"], "passed": 0, "failed": 0, "errors": expected, "n": 0,
+                               "rate": None}
+    result.stdout.fnmatch_lines(["*infrastructure error (not scored): *unreachable*"])
+
+
+def test_xdist_report_equals_serial(project, loopback):
+    loopback.script(handler=suite_handler("wrong"))
+    args = ("--models", "m1,m2", "-m", "math or instruct or reasoning")
+    run(project, *args)
+    serial = report_of(project)
+    result = run(project, *args, "-n", "2")
+    result.stdout.fnmatch_lines(["*2 workers*"])
+    parallel = report_of(project)
+    assert parallel["meta"]["run_id"] != serial["meta"]["run_id"]
+    assert parallel["models"] == serial["models"]
+    assert len(rows_of(project)) == 2 * sum(c.category in ("math", "instruct", "reasoning") for c in SUITE)
+
+
+def test_rows_carry_timings_tokens_and_params(project, loopback):
+    loopback.script(default=Reply("Answer: 1", first_token_delay=0.05, token_delay=0.005))
+    run(project, "--models", "m1", "-m", "math", "--crucible-out", "out")
+    latest = project.path / "out" / "latest"
+    rows = [json.loads(line) for line in (latest / "rows.jsonl").read_text().splitlines()]
+    assert rows and len(rows) == sum(c.category == "math" for c in SUITE)
+    row = rows[0]
+    for key in ("model", "case_id", "repeat", "outcome", "reason", "answer_text", "timings", "tokens",
+                "cost_usd", "params", "finish_reason"):
+        assert key in row, key
+    assert row["timings"]["ttft_s"] >= 0.04
+    assert row["tokens"]["completion"] >= 1 and row["params"]["max_tokens"] > 0
+    assert (latest / "report.md").is_file() and (latest / "report.json").is_file()
+
+
+def test_json_report_metadata_carries_row(project, loopback):
+    loopback.script(default=Reply("Answer: 1"))
+    run(project, "--models", "m1", "-m", "math", "--json-report", "--json-report-file", "jr.json")
+    data = json.loads((project.path / "jr.json").read_text())
+    tests = data["tests"]
+    assert tests and all(t["metadata"]["crucible_row"]["model"] == "m1" for t in tests)
+
+
+def test_user_can_override_client_fixture(project, loopback):
+    project.makeconftest("""
+        import pytest
+        from pytest_crucible.response import Response
+
+        class Canned:
+            def chat(self, messages, **kwargs):
+                return Response(content="Answer: 12345", finish_reason="stop")
+
+        @pytest.fixture
+        def crucible_client():
+            return Canned()
+    """)
+    result = run(project, "--models", "m1", "-m", "math")
+    assert loopback.chat_count == 0
+    rows = rows_of(project)
+    assert rows and all(r["answer_text"] == "Answer: 12345" for r in rows)
+    result.stdout.fnmatch_lines(["*expected*"])
+
+
+def test_malformed_case_file_stops_collection_without_traceback(project):
+    project.makefile(".cases.yaml", broken="cases:\n  - id: B1\n    category: math\n    difficulty: easy\n"
+                     "    prompt: p\n    grader: {type: numeric}\n")
+    result = run(project, "--models", "m1", "broken.cases.yaml", "--no-builtin-cases")
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*broken.cases.yaml:6: case B1: field 'grader*"])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_duplicate_ids_across_user_files(project):
+    body = "cases:\n  - {id: DUP, category: math, difficulty: easy, prompt: p, grader: {type: numeric, answer: 1}}\n"
+    project.makefile(".cases.yaml", one=body, two=body)
+    result = run(project, "--models", "m1", "--no-builtin-cases", "one.cases.yaml", "two.cases.yaml")
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*duplicate case id*"])
+
+
+def test_user_case_files_add_to_builtin_suite(project):
+    project.makefile(".cases.yaml", mine="cases:\n  - {id: MINE1, category: math, difficulty: easy, "
+                     "prompt: p, grader: {type: numeric, answer: 1}}\n")
+    result = run(project, "--models", "m1", "--collect-only", "-q", "mine.cases.yaml")
+    ids = [line for line in result.outlines if "::" in line]
+    assert len(ids) == N_CASES + 1 and any(line.endswith("MINE1[m1]") for line in ids)
+
+
+def test_config_errors_are_usage_errors(project):
+    result = run(project, "--models", "nosuch", "--collect-only")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*unknown model 'nosuch'; known models: m1, m2*"])
+
+
+def test_without_models_the_plugin_stays_out_of_the_way(pytester):
+    pytester.makepyfile(test_plain="def test_ok():\n    assert True\n")
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert not (pytester.path / "crucible-results").exists()
