@@ -3,7 +3,7 @@
 Standard library only. It serves ``POST /v1/chat/completions`` (streamed as server-sent events, or as
 one JSON object) and ``GET /v1/models`` on 127.0.0.1, in a background thread. What it answers is
 scripted per prompt, how fast it answers is scripted per reply, and faults (429 with Retry-After, 500,
-connection reset mid-stream, stall, truncated stream) are scripted per request. Every request it
+connection reset mid-stream, stall, truncated stream, error event mid-stream) are scripted per request. Every request it
 receives is recorded, headers included.
 
     from loopback import LoopbackServer, Reply
@@ -26,8 +26,10 @@ import itertools
 import json
 import re
 import select
+import signal
 import socket
 import struct
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -150,12 +152,12 @@ class RecordedRequest:
 class Fault:
     """One scripted fault, applied to the next ``times`` matching requests (None: forever)."""
 
-    kind: str                          # "status", "reset", "stall", "truncate"
+    kind: str                          # "status", "reset", "stall", "truncate", "error_event"
     times: int | None = 1
     status: int = 500
     message: str | None = None
     retry_after: float | str | None = None
-    after: int = 0                     # token chunks sent before reset / stall / truncate
+    after: int = 0                     # token chunks sent before the stream breaks
     path: str = "/v1/chat/completions"
     used: int = 0
 
@@ -219,6 +221,11 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - signature from stdlib
         pass
 
+    def parse_request(self) -> bool:
+        # the request line has just been read: that is when the request arrived (headers not parsed yet)
+        self.arrived = time.perf_counter()
+        return super().parse_request()
+
     # ---- plumbing
     def _read_body(self) -> bytes:
         length = int(self.headers.get("Content-Length") or 0)
@@ -275,7 +282,7 @@ class _Handler(BaseHTTPRequestHandler):
     # ---- routes
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
         owner = self.server.owner
-        record = owner._record(self, b"")
+        record = owner._record(self, b"", self.arrived)
         if self._apply_status_fault(owner._take_fault(record.path)):
             return
         if not self._authorised():
@@ -287,7 +294,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error_json(404, f"no route GET {record.path}")
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib naming
-        arrived = time.perf_counter()
+        arrived = self.arrived
         owner = self.server.owner
         raw = self._read_body()
         record = owner._record(self, raw, arrived)
@@ -305,6 +312,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if owner.reject_stream_options and "stream_options" in body:
             self._send_error_json(400, "Unrecognized request argument supplied: stream_options")
+            return
+        if owner.reject_max_tokens and "max_tokens" in body:
+            self._send_error_json(400, "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                       "Use 'max_completion_tokens' instead.", code="unsupported_parameter")
             return
         requested = body.get("model")
         if owner.strict_models and requested not in owner.models:
@@ -388,7 +399,7 @@ class _Handler(BaseHTTPRequestHandler):
                 delta = {kind: payload, "content": None}
             elif kind == "tool_start":
                 index, call = payload
-                delta = {"tool_calls": [{"index": index, "id": call.id or f"call_{ident[-6:]}_{index}",
+                delta = {"tool_calls": [{"index": index, "id": call.id or f"call_{ident.rsplit('-', 1)[-1]}_{index}",
                                          "type": "function",
                                          "function": {"name": call.name, "arguments": ""}}]}
             else:  # tool_args
@@ -411,6 +422,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._reset()
         elif fault.kind == "stall":
             self._stall()
+        elif fault.kind == "error_event":  # what vLLM or a proxy sends when generation fails mid-way
+            message = fault.message or "generation failed"
+            self._send_event({"error": {"message": message, "type": "server_error", "code": 500}})
+            self._write_chunk(b"")
         elif fault.kind == "truncate":
             self._write_chunk(b"")  # a clean end of body, but no finish_reason and no [DONE]
 
@@ -465,6 +480,7 @@ class LoopbackServer:
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, models: Iterable[str] = ("loopback-model",),
                  api_key: str | None = None, strict_models: bool = False, reject_stream_options: bool = False,
+                 reject_max_tokens: bool = False,
                  default: Reply | str | None = None, rules: Iterable[Rule] | Mapping[Any, Any] | None = None,
                  handler: Callable[[dict], Reply | str | None] | None = None) -> None:
         self.host = host
@@ -473,6 +489,7 @@ class LoopbackServer:
         self.api_key = api_key                      # when set, requests without it get 401
         self.strict_models = strict_models          # when set, an unknown model gets 404
         self.reject_stream_options = reject_stream_options  # 400 on stream_options, like some old servers
+        self.reject_max_tokens = reject_max_tokens  # 400 on max_tokens, like OpenAI's reasoning models
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._faults: list[Fault] = []
@@ -562,24 +579,30 @@ class LoopbackServer:
 
     def fault(self, status: int | None = None, *, times: int | None = 1, retry_after: float | str | None = None,
               message: str | None = None, reset_after: int | None = None, stall_after: int | None = None,
-              truncate_after: int | None = None, path: str = "/v1/chat/completions") -> "LoopbackServer":
+              truncate_after: int | None = None, error_event_after: int | None = None,
+              path: str = "/v1/chat/completions") -> "LoopbackServer":
         """Queue a fault for the next ``times`` requests to ``path`` (None: every request). Give one of:
         ``status`` (an HTTP error, with ``retry_after`` as the Retry-After header), ``reset_after=K``
         (TCP reset after K token chunks), ``stall_after=K`` (stop sending after K token chunks, keep the
         connection open), ``truncate_after=K`` (end the body cleanly after K chunks, no finish_reason
-        and no [DONE]). Faults apply in the order queued."""
+        and no [DONE]), ``error_event_after=K`` (an ``{"error": ...}`` event after K chunks, with
+        ``message``). Faults apply in the order queued."""
         given = [k for k, v in (("status", status), ("reset_after", reset_after), ("stall_after", stall_after),
-                                ("truncate_after", truncate_after)) if v is not None]
+                                ("truncate_after", truncate_after), ("error_event_after", error_event_after))
+                 if v is not None]
         if len(given) != 1:
-            raise ValueError(f"give exactly one of status, reset_after, stall_after, truncate_after (got {given})")
+            raise ValueError("give exactly one of status, reset_after, stall_after, truncate_after, "
+                             f"error_event_after (got {given})")
         if status is not None:
             item = Fault("status", times, status=status, message=message, retry_after=retry_after, path=path)
         elif reset_after is not None:
             item = Fault("reset", times, after=reset_after, path=path)
         elif stall_after is not None:
             item = Fault("stall", times, after=stall_after, path=path)
-        else:
+        elif truncate_after is not None:
             item = Fault("truncate", times, after=truncate_after, path=path)
+        else:
+            item = Fault("error_event", times, after=error_event_after, message=message, path=path)
         with self._lock:
             self._faults.append(item)
         return self
@@ -676,14 +699,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-token-delay", type=float, default=0.0)
     parser.add_argument("--token-delay", type=float, default=0.0)
     args = parser.parse_args(argv)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     server = LoopbackServer(host=args.host, port=args.port, models=args.model or ["loopback-model"],
                             default=Reply(args.reply, first_token_delay=args.first_token_delay,
                                           token_delay=args.token_delay))
-    server.start()
-    print(f"loopback endpoint at {server.base_url} (Ctrl-C to stop)", flush=True)
     try:
-        while True:
-            time.sleep(3600)
+        server.start()
+        print(f"loopback endpoint at {server.base_url} (Ctrl-C to stop)", flush=True)
+        while not stop.wait(0.2):
+            pass
     except KeyboardInterrupt:
         pass
     finally:
@@ -692,8 +717,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    import signal
-    import sys
-
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     sys.exit(main())
