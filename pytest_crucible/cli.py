@@ -79,6 +79,123 @@ def _cmd_cases_verify(args) -> int:
     return 1 if report.problems else 0
 
 
+# -- status and models (local models, leases, providers) --------------------------------------------
+
+
+def _config_for(args):
+    from .config import find_config_path, load_config
+    return load_config(find_config_path(getattr(args, "config", None)))
+
+
+def _probe(provider, timeout: float) -> tuple[bool, str, list[str]]:
+    """(up, detail, served model ids) from a quick GET {base_url}/models. The key is sent, never shown."""
+    from .lease.http import HTTPFailure, request_json
+    try:
+        body = request_json("GET", f"{provider.base_url}/models", timeout=timeout, token=provider.api_key())
+    except HTTPFailure as exc:
+        if exc.status is None:
+            return False, f"down ({str(exc).split(': ', 1)[-1]})", []
+        return exc.status not in (502, 503, 504), f"HTTP {exc.status}", []
+    data = body.get("data") if isinstance(body, dict) else None
+    ids = sorted(str(m.get("id")) for m in data or [] if isinstance(m, dict) and m.get("id"))
+    return True, f"up, {len(ids)} model(s)", ids
+
+
+def _probe_all(providers, timeout: float) -> dict:
+    from concurrent.futures import ThreadPoolExecutor
+    if not providers:
+        return {}
+    with ThreadPoolExecutor(max_workers=min(8, len(providers))) as pool:
+        futures = {name: pool.submit(_probe, p, timeout) for name, p in providers.items()}
+        return {name: f.result() for name, f in futures.items()}
+
+
+def _local_line(model) -> str:
+    from .lease import local_model_meta
+    meta = local_model_meta(model) or {}
+    what = meta.get("gguf_summary") or f"NOT READY: {meta.get('error', 'unknown problem')}"
+    devices = ", ".join(d["id"] for d in meta.get("devices", [])) or meta.get("devices_error", "?")
+    return f"{meta.get('source')}: {what}; context {meta.get('context')}; devices {devices}"
+
+
+def _cmd_status(args) -> int:
+    from .lease import default_lease_dir, list_leases
+    from .lease.devices import discover_devices
+    from .lease.locks import LeaseDir
+    config = _config_for(args)
+    print(f"config: {config.path or 'none found (built-in models only; crucible init writes one)'}")
+    lease_dir = LeaseDir(args.lease_dir or default_lease_dir())
+    infos = list_leases(lease_dir)
+    print(f"leases ({lease_dir.path}):")
+    for info in infos:
+        print(f"  {info.describe()}")
+    if not infos:
+        print("  none taken yet")
+    print("devices:")
+    for device in discover_devices():
+        print(f"  {device.describe()}")
+    print("providers:")
+    probes = _probe_all(config.providers, args.timeout)
+    for name, provider in config.providers.items():
+        _, detail, _ = probes[name]
+        print(f"  {name:<14} {provider.base_url:<40} {detail:<24} {provider.key_state()}")
+    if not config.providers:
+        print("  none configured")
+    local = [m for m in config.models.values() if m.launch]
+    if local:
+        print("local models:")
+        for model in local:
+            print(f"  {model.name:<14} {_local_line(model)}")
+    try:
+        from .sandbox import bwrap_available, find_bwrap
+        sandbox = f"bwrap found ({find_bwrap()})" if bwrap_available() else \
+            "bwrap NOT found: coding cases are skipped (apt install bubblewrap)"
+    except ImportError:
+        sandbox = "not available in this installation"
+    print(f"sandbox: {sandbox}")
+    try:
+        from .case import load_cases
+        cases = load_cases(None)
+    except CrucibleError as exc:
+        print(f"cases: cannot load the built-in suite: {exc}")
+        return 1
+    counts = Counter(c.category for c in cases)
+    hard = Counter(c.category for c in cases if c.hard)
+    print(f"cases: {len(cases)} ({sum(hard.values())} hard): " + ", ".join(
+        f"{k} {v}" + (f" ({hard[k]} hard)" if hard[k] else "") for k, v in sorted(counts.items())))
+    return 0
+
+
+def _cmd_models(args) -> int:
+    config = _config_for(args)
+    probes = _probe_all(config.providers, args.timeout)
+    configured: dict[str, list] = {}
+    for model in config.models.values():
+        if model.provider is not None:
+            configured.setdefault(model.provider.name, []).append(model)
+    for name, provider in config.providers.items():
+        up, detail, served = probes[name]
+        print(f"provider {name} ({provider.base_url}): {detail}")
+        aliases = {}
+        for model in configured.get(name, []):
+            aliases.setdefault(model.model_id, []).append(model.name)
+        for model_id in served:
+            note = f"   <- --models {', '.join(aliases[model_id])}" if model_id in aliases else ""
+            print(f"  {model_id}{note}")
+        for model in configured.get(name, []):
+            if up and served and model.model_id not in served:
+                print(f"  ({model.model_id} is configured as {model.name} but NOT served)")
+    print("configured models:")
+    for model in config.models.values():
+        if model.launch:
+            where = "launched locally: " + _local_line(model)
+        else:
+            where = f"{model.provider.name} / {model.model_id}"
+        builtin = " (built in)" if "builtin" in model.tags else ""
+        print(f"  {model.name:<14} {where}{builtin}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="crucible", description="pytest-crucible: everything but the run "
                                      "itself (runs: pytest --models NAME)")
@@ -92,6 +209,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="rebuild report.json and report.md from a run's rows.jsonl")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
+                       "sandbox and case counts")
+    p.add_argument("--config", help="models.yaml to use (default: $CRUCIBLE_CONFIG, ./models.yaml, user dir)")
+    p.add_argument("--lease-dir", help="lease directory (default: $CRUCIBLE_LEASE_DIR or the user cache dir)")
+    p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each provider (default 2)")
+    p.set_defaults(func=_cmd_status)
+
+    p = sub.add_parser("models", help="the models each provider serves, and the configured models")
+    p.add_argument("--config", help="models.yaml to use (default: $CRUCIBLE_CONFIG, ./models.yaml, user dir)")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each provider (default 5)")
+    p.set_defaults(func=_cmd_models)
 
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)

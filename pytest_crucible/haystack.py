@@ -13,8 +13,11 @@ from __future__ import annotations
 import math
 import random
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
+
+from .yamlio import LineDict
 
 CHARS_PER_TOKEN = 4
 
@@ -56,7 +59,7 @@ _TIMES = (
 )
 _ADJECTIVES = (
     "careful", "hurried", "thorough", "cheerful", "cautious", "lengthy", "patient", "spirited",
-    "uneven", "methodical", "tentative", "generous",
+    "brisk", "methodical", "tentative", "generous",
 )
 _REACTIONS = (
     "Most people agreed that it was overdue.", "Nobody expected the discussion to take so long.",
@@ -265,19 +268,23 @@ def haystack_case(*, id: str, difficulty: str, seed: int, target_tokens: int, ne
                   question: str, expect: Mapping[str, Any], grader: Mapping[str, Any],
                   reference: Any, wrong: Sequence[Any] = (), max_tokens: int = 2048,
                   title: str = "", tags: Sequence[str] = ()) -> dict:
-    """A case mapping for a Python case file, with the generator parameters kept in verify.haystack."""
+    """A case mapping for a Python case file, with the generator parameters kept in verify.haystack.
+
+    The mapping remembers the line of the call, so problems with the case point at it."""
     params = {
         "seed": seed, "target_tokens": target_tokens,
         "needles": [Needle.of(n).to_dict() for n in needles],
         "question": question, "expect": dict(expect),
     }
     prompt = haystack_prompt(params)
-    case = {
+    case = LineDict({
         "id": id, "category": "longctx", "difficulty": difficulty, "prompt": prompt,
         "grader": dict(grader), "max_tokens": max_tokens,
         "min_context": min_context_for(prompt, max_tokens),
         "verify": {"haystack": params, "reference": reference, "wrong": list(wrong)},
-    }
+    })
+    case.line = sys._getframe(1).f_lineno
+    case.key_lines = {}
     if title:
         case["title"] = title
     if tags:

@@ -12,6 +12,7 @@ import pytest
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
 from .errors import CrucibleError, InputError
 from .session import RunSession
+from .speed import settings as speed_settings
 
 pytest_plugins = ["pytest_crucible.fixtures"]
 
@@ -46,6 +47,15 @@ _OPTIONS = [
     ("--profile", "crucible_profile", "case selection: full, smoke, quick, hard, or a profile from "
      "models.yaml", None),
     ("--repeats", "crucible_repeats", "ask every case N times (each answer is scored)", "1"),
+    # speed (pytest_crucible/speed/settings.py parses these)
+    ("--crucible-bandwidth", "crucible_bandwidth", "memory bandwidth in GB/s of the device serving the "
+     "models, for the decode-speed plausibility ceiling (default: the GPU table, or a CPU default)", None),
+    ("--crucible-slo", "crucible_slo", "latency targets for correct goodput, e.g. ttft=0.5,e2e=20 (keys: ttft, "
+     "ttft_answer, e2e, itl, decode)", None),
+    ("--crucible-speed-warmup", "crucible_speed_warmup", "warm-up rounds before each speed case (default: "
+     "the case's, 1)", None),
+    ("--crucible-speed-repeats", "crucible_speed_repeats", "measured rounds of each speed case (default: "
+     "the case's, 3)", None),
 ]
 
 
@@ -77,8 +87,13 @@ def pytest_configure(config: pytest.Config) -> None:
             profile=_option(config, "crucible_profile"), repeats=repeats,
             controller=not hasattr(config, "workerinput"),
             run_id=config.workerinput.get("crucible_run_id") if hasattr(config, "workerinput") else None)
+        speed = speed_settings.build(
+            bandwidth=_option(config, "crucible_bandwidth"), slo=_option(config, "crucible_slo"),
+            warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
+    speed_settings.configure(speed)  # this process's speed runner reads it
+    session.flags.update(speed.to_meta())
     config.stash[SESSION_KEY] = session
     _add_builtin_suite(config)
     if session.controller:
@@ -218,3 +233,4 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(SESSION_KEY, None)
     if run is not None:
         run.finish()  # without a terminal summary (e.g. -p no:terminal) the report is still written
+        speed_settings.configure(None)  # an in-process run (pytester) must not leak into the next

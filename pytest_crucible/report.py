@@ -13,6 +13,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .case import CATEGORIES
+from .speed.summary import render_markdown as speed_markdown
+from .speed.summary import render_terminal as speed_terminal
+from .speed.summary import speed_report
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 SCHEMA_VERSION = 1
@@ -53,15 +56,18 @@ def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
         by_model[row["model"]].append(row)
     models = {}
     for name in sorted(by_model):
-        mrows = by_model[name]
+        # suite order is not completion order under xdist: sort so the report does not depend on it
+        mrows = sorted(by_model[name], key=lambda r: (str(r.get("case_id")), r.get("repeat", 1)))
         by_cat: dict[str, list[dict]] = defaultdict(list)
         for row in mrows:
             by_cat[row.get("category", "unknown")].append(row)
         order = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
+        # speed items measure the endpoint, not the model's answers: apart from total and hard
+        scored = [r for r in mrows if r.get("category") != "speed"]
         models[name] = {
             "categories": {cat: _tally(by_cat[cat]) for cat in order},
-            "hard": _tally([r for r in mrows if r.get("difficulty") == "hard"], with_skipped=False),
-            "total": _tally(mrows, with_skipped=False),
+            "hard": _tally([r for r in scored if r.get("difficulty") == "hard"], with_skipped=False),
+            "total": _tally(scored, with_skipped=False),
             "skipped": sum(1 for r in mrows if r.get("outcome") == "skipped"),
             "tokens": {
                 "prompt": _sum(mrows, "tokens", "prompt"),
@@ -72,6 +78,7 @@ def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
             "cost_usd": round(sum(r.get("cost_usd") or 0 for r in mrows), 6),
             "failures": [_brief(r) for r in mrows if r.get("outcome") == "failed"],
             "errors": [_brief(r) for r in mrows if r.get("outcome") == "error"],
+            **speed_report(mrows, (meta or {}).get("slo")),
         }
     return {
         "schema": SCHEMA_VERSION,
@@ -120,6 +127,7 @@ def render_markdown(report: dict) -> str:
             lines += [f"## Errors (not counted): {name}", ""]
             lines += [f"- {name} [{e['category']}] {e['case_id']}: {e['reason']}" for e in m["errors"]]
             lines.append("")
+        lines += speed_markdown(name, m)
     return "\n".join(lines) + "\n"
 
 
@@ -134,6 +142,7 @@ def render_terminal(report: dict) -> list[str]:
                    f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}")
         for cat, t in m["categories"].items():
             out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else ""))
+        out += speed_terminal(name, m)
     return out
 
 

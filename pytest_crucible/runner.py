@@ -67,7 +67,20 @@ def response_fields(response: Response, model: ModelSpec) -> dict:
 
 def run_case(case: Case, model: ModelSpec, client, *, repeat: int = 1, run_id: str | None = None,
              grade=graders.grade) -> dict:
-    """Ask, grade and describe one observation. Infrastructure failures become outcome 'error'."""
+    """Ask, grade and describe one observation. Infrastructure failures become outcome 'error'.
+
+    Speed cases go to the speed runner. The endpoint's lock is held throughout: exclusive for a speed
+    item, shared for an accuracy item of a local model (see speed/endpoint_lock.py)."""
+    from .speed.endpoint_lock import item_lock
+    with item_lock(case, model, client) as lock:
+        if case.category == "speed":
+            from .speed.runner import run_speed_case
+            return run_speed_case(case, model, client, repeat=repeat, run_id=run_id, lock=lock)
+        return _run_accuracy_case(case, model, client, repeat=repeat, run_id=run_id, grade=grade)
+
+
+def _run_accuracy_case(case: Case, model: ModelSpec, client, *, repeat: int, run_id: str | None,
+                       grade) -> dict:
     row = base_row(case, model, repeat, run_id)
     reason = skip_reason(case, model)
     if reason:

@@ -1,0 +1,66 @@
+"""Small JSON-over-HTTP calls for health checks and the LM Studio / Ollama management APIs.
+
+Standard library only: these calls are few, short and not on the benchmark's measured path.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+# Loopback servers are reached directly, whatever HTTP(S)_PROXY says.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class HTTPFailure(Exception):
+    """A request failed; `status` is None when the server could not be reached at all."""
+
+    def __init__(self, message: str, status: int | None = None, body: str = ""):
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+    @property
+    def unreachable(self) -> bool:
+        return self.status is None
+
+
+def request_json(method: str, url: str, body: dict | None = None, *, timeout: float = 5.0,
+                 token: str | None = None):
+    """Send a request and return the decoded JSON reply (None for an empty body)."""
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Accept": "application/json"}
+    if data is not None:
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        host = urllib.parse.urlsplit(url).hostname or ""
+        opener = _DIRECT if host in _LOOPBACK else urllib.request.build_opener()
+        with opener.open(req, timeout=timeout) as resp:
+            raw = resp.read()
+    except urllib.error.HTTPError as exc:
+        text = exc.read().decode("utf-8", "replace")[:500] if exc.fp else ""
+        raise HTTPFailure(f"{method} {url}: HTTP {exc.code} {text}".strip(), status=exc.code,
+                          body=text) from None
+    except (urllib.error.URLError, OSError, TimeoutError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise HTTPFailure(f"{method} {url}: {reason}") from None
+    if not raw.strip():
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        raise HTTPFailure(f"{method} {url}: reply is not JSON: {raw[:200]!r}", status=200) from None
+
+
+def get_json(url: str, *, timeout: float = 5.0, token: str | None = None):
+    return request_json("GET", url, timeout=timeout, token=token)
+
+
+def post_json(url: str, body: dict, *, timeout: float = 60.0, token: str | None = None):
+    return request_json("POST", url, body, timeout=timeout, token=token)

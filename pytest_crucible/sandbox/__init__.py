@@ -1,0 +1,13 @@
+"""The code sandbox.
+
+- `runner`: the bubblewrap runner (`Sandbox`, `RunResult`) and the per-process default sandbox;
+- `seccomp`: the hand-written seccomp filter (no new processes; no signal handlers for harness runs);
+- `harness`: the test harness that runs inside the sandbox (never imported on the host);
+- `testrun`: the host side of the harness: test rewriting, the run, the authenticated verdict.
+"""
+
+from .runner import (LAUNCHER, OUTPUT_LIMIT, SKIP_REASON, UNSANDBOXED_WARNING, RunResult, Sandbox,
+                     bwrap_available, configure, find_bwrap, get_sandbox, sandbox_mode, unavailable_reason)
+
+__all__ = ["LAUNCHER", "OUTPUT_LIMIT", "SKIP_REASON", "UNSANDBOXED_WARNING", "RunResult", "Sandbox",
+           "bwrap_available", "configure", "find_bwrap", "get_sandbox", "sandbox_mode", "unavailable_reason"]

@@ -1,0 +1,252 @@
+"""Running one speed case: warm-up, N measured rounds, a fresh nonce per prompt, 1..N streams at once.
+
+A speed case is a `Case` of category `speed` whose `grader` mapping is the speed plan:
+
+    {"type": "speed", "warmup": 1, "repeats": 3, "concurrency": 1}
+
+Each round sends `concurrency` requests at the same moment (threads released by one barrier). The
+warm-up rounds are identical and thrown away. Every request's first message starts with a fresh random
+nonce, so no prefix cache can answer the prompt and flatter the time to first token.
+
+Outcome of a speed item (documented in docs/speed.md):
+- error:   a request failed at the endpoint (unreachable, HTTP errors after retries): not scored.
+- failed:  the measurement is not trustworthy: past a physical ceiling (plausibility LOW, with the
+           reason), or the model wrote too few tokens to time its decoding.
+- passed:  a plausible measurement, or one no ceiling could be computed for (UNKNOWN, said in the reason).
+- skipped: the case needs more context than the model has, or more concurrent streams than the
+           provider's `concurrency` allows.
+Speed rows are kept out of the accuracy totals and the hard tier by the report.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+
+from ..errors import InfraError
+from . import plausibility
+from .endpoint_lock import LockHeld
+from .hardware import Hardware, gpu_names, launch_devices, resolve_hardware
+from .metrics import METRIC_KEYS, MIN_DECODE_TOKENS, request_metrics, spread
+from .settings import SpeedSettings, current
+
+DEFAULT_WARMUP = 1
+DEFAULT_REPEATS = 3
+PLAN_KEYS = {"type", "warmup", "repeats", "concurrency"}
+
+
+@dataclass(frozen=True)
+class SpeedPlan:
+    warmup: int = DEFAULT_WARMUP
+    repeats: int = DEFAULT_REPEATS
+    concurrency: int = 1
+
+
+def check_plan(spec: dict) -> list[tuple[str | None, str]]:
+    """Problems in a speed case's grader mapping, as (field, message) pairs (the graders' convention)."""
+    problems: list[tuple[str | None, str]] = []
+    for key in sorted(set(spec) - PLAN_KEYS):
+        problems.append((key, f"unknown speed setting; allowed: {', '.join(sorted(PLAN_KEYS - {'type'}))}"))
+    for key, minimum in (("warmup", 0), ("repeats", 1), ("concurrency", 1)):
+        value = spec.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < minimum):
+            problems.append((key, f"{key} must be a whole number of at least {minimum}"))
+    return problems
+
+
+def plan_for(case, settings: SpeedSettings | None = None) -> SpeedPlan:
+    """The case's plan, with the run's --crucible-speed-warmup / --crucible-speed-repeats on top."""
+    spec = case.grader or {}
+    settings = settings or current()
+    return SpeedPlan(
+        warmup=settings.warmup if settings.warmup is not None else int(spec.get("warmup", DEFAULT_WARMUP)),
+        repeats=settings.repeats if settings.repeats is not None else int(spec.get("repeats", DEFAULT_REPEATS)),
+        concurrency=int(spec.get("concurrency", 1)),
+    )
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(5)
+
+
+def with_nonce(messages, nonce: str) -> list[dict]:
+    """The messages with `[nonce] ` put at the very start of the first text message."""
+    out = [dict(m) for m in messages]
+    for msg in out:
+        if isinstance(msg.get("content"), str):
+            msg["content"] = f"[{nonce}] {msg['content']}"
+            break
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _gpu_names_once() -> tuple[str, ...]:
+    return tuple(gpu_names())
+
+
+def model_hardware(model, settings: SpeedSettings, base_url: str | None) -> Hardware:
+    override = settings.bandwidth_gbps
+    if override:
+        return resolve_hardware(model, override_gbps=override)
+    devices = launch_devices(model)
+    if devices is not None:
+        return resolve_hardware(model, base_url=base_url, devices=devices)
+    return resolve_hardware(model, base_url=base_url, gpus=list(_gpu_names_once()))
+
+
+def _one_request(client, case, params: dict, nonce: str) -> tuple[object, float, float]:
+    messages = with_nonce(case.messages, nonce)
+    started = time.perf_counter()
+    response = client.chat(messages, max_tokens=case.max_tokens, tools=list(case.tools) or None,
+                           tool_choice=case.tool_choice, params=params)
+    return response, started, time.perf_counter()
+
+
+def _round(client, case, params: dict, streams: int) -> list[tuple[object, float, float, str]]:
+    """`streams` requests released together; raises the first InfraError any of them met."""
+    nonces = [new_nonce() for _ in range(streams)]
+    if streams == 1:
+        response, t0, t1 = _one_request(client, case, params, nonces[0])
+        return [(response, t0, t1, nonces[0])]
+    barrier = threading.Barrier(streams)
+
+    def go(i: int):
+        barrier.wait()
+        return _one_request(client, case, params, nonces[i])
+
+    with ThreadPoolExecutor(max_workers=streams, thread_name_prefix="crucible-speed") as pool:
+        futures = [pool.submit(go, i) for i in range(streams)]
+        results = []
+        first_error: BaseException | None = None
+        for fut in futures:
+            try:
+                results.append(fut.result())
+            except BaseException as exc:  # collect every stream before raising
+                first_error = first_error or exc
+    if first_error is not None:
+        raise first_error
+    return [(r, t0, t1, n) for (r, t0, t1), n in zip(results, nonces)]
+
+
+def measure(client, case, params: dict, plan: SpeedPlan) -> dict:
+    """Run the warm-up and measured rounds; per-request samples and per-round aggregate throughput."""
+    samples: list[dict] = []
+    rounds: list[dict] = []
+    totals = {"prompt": 0, "completion": 0, "requests": 0, "estimated": False}
+    first_response = None
+    for index in range(plan.warmup + plan.repeats):
+        warm = index < plan.warmup
+        results = _round(client, case, params, plan.concurrency)
+        measured = [request_metrics(response, case.prompt_chars) for response, _, _, _ in results]
+        for m in measured:
+            totals["prompt"] += m["prompt_tokens"] or 0
+            totals["completion"] += m["completion_tokens"] or 0
+            totals["requests"] += 1
+            totals["estimated"] = totals["estimated"] or m["estimated_tokens"]
+        if warm:
+            continue
+        number = index - plan.warmup + 1
+        for stream, ((response, t0, t1, nonce), sample) in enumerate(zip(results, measured)):
+            first_response = first_response or response
+            sample.update(round=number, stream=stream, attempts=response.attempts,
+                          finish_reason=response.finish_reason, nonce=nonce)
+            samples.append(sample)
+        if plan.concurrency > 1:
+            start = min(t0 for _, t0, _, _ in results)
+            end = max(t1 for _, _, t1, _ in results)
+            tokens = sum(s["completion_tokens"] or 0 for s in samples if s["round"] == number)
+            rounds.append({"round": number, "streams": plan.concurrency, "wall_s": round(end - start, 5),
+                           "completion_tokens": tokens,
+                           "aggregate_tps": round(tokens / (end - start), 3) if end > start else None})
+    return {"samples": samples, "rounds": rounds, "totals": totals, "first_response": first_response}
+
+
+def summarize(samples: list[dict]) -> dict:
+    keys = METRIC_KEYS + ("prompt_tokens", "completion_tokens", "reasoning_tokens")
+    return {k: spread([s.get(k) for s in samples]) for k in keys}
+
+
+def run_speed_case(case, model, client, *, repeat: int = 1, run_id: str | None = None,
+                   settings: SpeedSettings | None = None, lock: LockHeld | None = None,
+                   hardware: Hardware | None = None) -> dict:
+    """Measure one speed case against one model and describe it as a result row (see module doc)."""
+    from ..runner import base_row, request_params, skip_reason  # late: runner imports this module
+
+    settings = settings or current()
+    plan = plan_for(case, settings)
+    row = base_row(case, model, repeat, run_id)
+    row["params"]["speed_plan"] = asdict(plan)
+    reason = skip_reason(case, model)
+    provider = getattr(model, "provider", None)
+    if reason is None and provider is not None and plan.concurrency > provider.concurrency:
+        reason = (f"{plan.concurrency} concurrent streams, but provider {provider.name} allows "
+                  f"{provider.concurrency} (raise providers.{provider.name}.concurrency to measure batching)")
+    if reason:
+        row.update(outcome="skipped", reason=reason)
+        return row
+
+    started = time.perf_counter()
+    try:
+        result = measure(client, case, request_params(case, model), plan)
+    except InfraError as exc:
+        row.update(outcome="error", reason=str(exc), wall_s=round(time.perf_counter() - started, 4))
+        return row
+
+    samples, summary = result["samples"], summarize(result["samples"])
+    totals = result["totals"]
+    medians = {k: (v or {}).get("median") for k, v in summary.items()}
+    base_url = getattr(client, "base_url", None)
+    hw = hardware or model_hardware(model, settings, base_url)
+    weights = plausibility.model_weights(model)
+    uncached = [(s["prompt_tokens"] or 0) - (s["cached_tokens"] or 0) for s in samples if s["prompt_tokens"]]
+    verdict = plausibility.check(
+        decode_tps=medians["decode_tps"], ttft_s=medians["ttft_s"],
+        uncached_prompt_tokens=min(uncached) if uncached else None, hardware=hw, weights=weights)
+    first = result["first_response"]
+    row.update(
+        answer_text=(first.content[:500] if first is not None else ""),
+        finish_reason=first.finish_reason if first is not None else None,
+        served_model=first.model if first is not None else None,
+        attempts=sum(s["attempts"] for s in samples),
+        timings={**medians, "chunks": spread([s["chunks"] for s in samples]),
+                 "estimated_tokens": any(s["estimated_tokens"] for s in samples)},
+        tokens={"prompt": totals["prompt"], "completion": totals["completion"],
+                "reasoning": sum(s["reasoning_tokens"] or 0 for s in samples),
+                "cached": sum(s["cached_tokens"] or 0 for s in samples), "estimated": totals["estimated"],
+                "requests": totals["requests"]},
+        cost_usd=round(model.cost(totals["prompt"], totals["completion"]), 8),
+        speed={
+            "plan": asdict(plan), "nonce": True,
+            "summary": summary,
+            "samples": samples,
+            "rounds": result["rounds"],
+            "aggregate_tps": spread([r["aggregate_tps"] for r in result["rounds"]], 3),
+            "plausibility": verdict.to_dict(),
+            "hardware": hw.to_dict(),
+            "weights": weights.to_dict() if weights is not None else None,
+            "lock": lock.to_dict() if lock is not None else None,
+        },
+    )
+    outcome, reason = judge(medians, verdict, samples)
+    row.update(outcome=outcome, reason=reason, wall_s=round(time.perf_counter() - started, 4))
+    return row
+
+
+def judge(medians: dict, verdict: plausibility.Verdict, samples: list[dict]) -> tuple[str, str]:
+    """passed / failed and one readable line (see the module docstring)."""
+    if medians.get("decode_tps") is None:
+        most = max((s["completion_tokens"] or 0 for s in samples), default=0)
+        return "failed", (f"no decode rate: at most {most} tokens per reply (needs at least "
+                          f"{MIN_DECODE_TOKENS})")
+    text = f"decode {medians['decode_tps']:.1f} tok/s"
+    if medians.get("ttft_s") is not None:
+        text += f", TTFT {medians['ttft_s']:.3f} s"
+    if medians.get("prefill_tps") is not None:
+        text += f", prefill {medians['prefill_tps']:.0f} tok/s"
+    if verdict.confidence == plausibility.LOW:
+        return "failed", "IMPLAUSIBLE (confidence LOW): " + "; ".join(verdict.reasons)
+    return "passed", f"{text} (confidence {verdict.confidence}: {verdict.reasons[0]})"

@@ -1,0 +1,252 @@
+"""The speed part of the report: per-model medians over speed items, the concurrency sweep, goodput.
+
+Pure functions of result rows (and the run's SLO), so a serial run, an xdist run and `crucible report`
+on a saved rows.jsonl agree. `report.aggregate` calls `speed_section`, `goodput` and `accuracy_timings`
+per model; `render_markdown` / `render_terminal` call the two renderers below.
+"""
+
+from __future__ import annotations
+
+from .metrics import median, spread
+from .settings import SLO_KEYS
+
+# Prefill is only measured where TTFT is mostly prefill, not the fixed per-request latency.
+PREFILL_MIN_PROMPT_TOKENS = 256
+CONTRACT_KEYS = ("ttft_s", "ttft_answer_s", "decode_tps", "prefill_tps", "itl_p50_s", "itl_p95_s")
+
+
+def _speed_rows(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if r.get("category") == "speed" and isinstance(r.get("speed"), dict)]
+
+
+def _concurrency(row: dict) -> int:
+    return int(((row.get("speed") or {}).get("plan") or {}).get("concurrency", 1))
+
+
+def _median_of(row: dict, key: str):
+    cell = ((row["speed"].get("summary") or {}).get(key)) or {}
+    return cell.get("median")
+
+
+def speed_section(rows: list[dict]) -> dict | None:
+    """`models.<name>.speed` of report.json, or None when no speed item produced a measurement.
+
+    The contract values are medians over the single-stream speed items (each item contributes its own
+    median over its repeats); `prefill_tps` only over items whose prompt has at least
+    PREFILL_MIN_PROMPT_TOKENS tokens (all items when none has). `samples` counts the measured requests
+    behind them; the concurrency sweep is reported under `concurrency`."""
+    measured = _speed_rows(rows)
+    if not measured:
+        return None
+    single = [r for r in measured if _concurrency(r) == 1]
+    out: dict = {}
+    for key in CONTRACT_KEYS:
+        pool = single
+        if key == "prefill_tps":
+            long_ = [r for r in single if (_median_of(r, "prompt_tokens") or 0) >= PREFILL_MIN_PROMPT_TOKENS]
+            pool = long_ or single
+        out[key] = median([_median_of(r, key) for r in pool], 6 if key.endswith("_s") else 3)
+    single_samples = [s for r in single for s in r["speed"].get("samples") or []]
+    all_samples = [s for r in measured for s in r["speed"].get("samples") or []]
+    out["samples"] = len(single_samples)
+    out["estimated_tokens"] = any(s.get("estimated_tokens") for s in all_samples)
+
+    verdicts = [(r, r["speed"].get("plausibility") or {}) for r in measured]
+    low = [(r, v) for r, v in verdicts if v.get("confidence") == "LOW"]
+    high = [v for _, v in verdicts if v.get("confidence") == "HIGH"]
+    out["plausible"] = False if low else (True if high else None)
+    out["confidence"] = "LOW" if low else ("HIGH" if high else "UNKNOWN")
+    if low:
+        reasons = [f"{r['case_id']}: {reason}" for r, v in low for reason in v.get("reasons", [])]
+    else:  # one line says why all is well, or why nothing could be checked
+        reasons = [v["reasons"][0] for _, v in verdicts if v.get("reasons")][:1]
+    out["plausibility_reasons"] = reasons
+    ceilings = [v.get("decode_ceiling_tps") for _, v in verdicts if v.get("decode_ceiling_tps")]
+    out["decode_ceiling_tps"] = min(ceilings) if ceilings else None
+    hardware = next((r["speed"].get("hardware") for r in measured if r["speed"].get("hardware")), None)
+    out["hardware"] = (hardware or {}).get("description")
+
+    out["items"] = {}
+    for r in measured:
+        summary = r["speed"].get("summary") or {}
+        out["items"][r["case_id"] + (f"#r{r['repeat']}" if r.get("repeat", 1) != 1 else "")] = {
+            "concurrency": _concurrency(r),
+            "outcome": r.get("outcome"),
+            "prompt_tokens": (summary.get("prompt_tokens") or {}).get("median"),
+            "completion_tokens": (summary.get("completion_tokens") or {}).get("median"),
+            **{k: summary.get(k) for k in ("ttft_s", "ttft_answer_s", "e2e_s", "decode_tps", "prefill_tps",
+                                           "itl_p50_s", "itl_p95_s", "itl_p99_s")},
+            "aggregate_tps": r["speed"].get("aggregate_tps"),
+            "samples": len(r["speed"].get("samples") or []),
+            "confidence": (r["speed"].get("plausibility") or {}).get("confidence"),
+        }
+
+    # the sweep: items tagged `sweep` (one prompt at 1, 4, 16 streams), else every item by level
+    swept = [r for r in measured if "sweep" in (r.get("tags") or ())] or measured
+    sweep: dict[str, dict] = {}
+    for level in sorted({_concurrency(r) for r in swept}):
+        at = [r for r in swept if _concurrency(r) == level]
+        samples = [s for r in at for s in r["speed"].get("samples") or []]
+        if level == 1:
+            # single stream: the aggregate is the stream's own decode rate
+            agg = spread([s.get("completion_tokens") / s["e2e_s"] for s in samples
+                          if s.get("completion_tokens") and s.get("e2e_s")], 3)
+        else:
+            agg = spread([x.get("aggregate_tps") for r in at for x in r["speed"].get("rounds") or []], 3)
+        sweep[str(level)] = {"aggregate_tps": agg, "decode_tps": spread([s.get("decode_tps") for s in samples], 3),
+                             "ttft_s": spread([s.get("ttft_s") for s in samples]), "samples": len(samples)}
+    out["concurrency"] = sweep
+    return out
+
+
+def goodput(rows: list[dict], slo: dict | None) -> dict | None:
+    """Correct goodput: of the accuracy requests that were graded (passed + failed), the share that was
+    both correct and within every latency target. None without targets. A target whose metric the
+    request lacks (e.g. no answer token) counts as missed."""
+    if not slo:
+        return None
+    graded = [r for r in rows if r.get("category") != "speed" and r.get("outcome") in ("passed", "failed")]
+    good = within = 0
+    missed = {key: 0 for key in slo}
+    for row in graded:
+        timings = row.get("timings") or {}
+        ok = True
+        for key, target in slo.items():
+            value = timings.get(key)
+            kind = next((k for _, (m, k) in SLO_KEYS.items() if m == key), "max")
+            meets = value is not None and (value <= target if kind == "max" else value >= target)
+            if not meets:
+                missed[key] += 1
+                ok = False
+        within += ok
+        good += ok and row.get("outcome") == "passed"
+    n = len(graded)
+    return {"slo": dict(slo), "good": good, "correct": sum(r.get("outcome") == "passed" for r in graded),
+            "within_slo": within, "n": n, "rate": round(good / n, 4) if n else None, "missed": missed}
+
+
+def accuracy_timings(rows: list[dict]) -> dict | None:
+    """Medians of the timings recorded on accuracy rows (the same request that was graded)."""
+    timed = [r.get("timings") or {} for r in rows
+             if r.get("category") != "speed" and r.get("outcome") in ("passed", "failed")]
+    if not timed:
+        return None
+    out = {k: median([t.get(k) for t in timed], 6 if k.endswith("_s") else 3)
+           for k in ("ttft_s", "ttft_answer_s", "e2e_s", "decode_tps")}
+    out["n"] = len(timed)
+    return out
+
+
+# ---- rendering ---------------------------------------------------------------------------------------
+
+def _fmt(cell: dict | None, unit: str, scale: float = 1.0, digits: int = 3) -> str:
+    if not cell or cell.get("median") is None:
+        return "-"
+    med, lo, hi = (cell[k] * scale for k in ("median", "min", "max"))
+    if cell.get("n", 1) <= 1 or lo == hi:
+        return f"{med:.{digits}f}{unit}"
+    return f"{med:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f})"
+
+
+def _slo_text(slo: dict) -> str:
+    names = {m: k for k, (m, _) in SLO_KEYS.items()}
+    parts = []
+    for key, target in slo.items():
+        kind = next((k for _, (m, k) in SLO_KEYS.items() if m == key), "max")
+        unit = " tok/s" if key == "decode_tps" else " s"
+        parts.append(f"{names.get(key, key)}{'<=' if kind == 'max' else '>='}{target:g}{unit}")
+    return ", ".join(parts)
+
+
+def render_markdown(name: str, model: dict) -> list[str]:
+    """Markdown lines of one model's speed table, concurrency sweep, plausibility and goodput."""
+    speed, good = model.get("speed"), model.get("goodput")
+    lines: list[str] = []
+    if speed:
+        lines += [f"## Speed: {name}", "",
+                  "Median (min-max) over the measured requests of each item; warm-up excluded; every prompt "
+                  "starts with a fresh nonce.", "",
+                  "| Case | Streams | Prompt tok | TTFT s | TTFT answer s | Decode tok/s | Prefill tok/s | "
+                  "ITL p50 ms | ITL p95 ms | Confidence |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for case_id, item in speed["items"].items():
+            prompt = item.get("prompt_tokens")
+            lines.append(
+                f"| {case_id} | {item['concurrency']} | {prompt if prompt is not None else '-'} | "
+                f"{_fmt(item.get('ttft_s'), '')} | {_fmt(item.get('ttft_answer_s'), '')} | "
+                f"{_fmt(item.get('decode_tps'), '', digits=1)} | {_fmt(item.get('prefill_tps'), '', digits=0)} | "
+                f"{_fmt(item.get('itl_p50_s'), '', 1000, 1)} | {_fmt(item.get('itl_p95_s'), '', 1000, 1)} | "
+                f"{item.get('confidence') or '-'} |")
+        lines.append("")
+        lines.append(f"Medians over single-stream items: {_contract_line(speed)}.")
+        if len(speed["concurrency"]) > 1:
+            lines += ["", "| Streams | Aggregate tok/s | Decode tok/s per stream | TTFT s |", "| --- | --- | --- | --- |"]
+            for level, c in speed["concurrency"].items():
+                lines.append(f"| {level} | {_fmt(c['aggregate_tps'], '', digits=1)} | "
+                             f"{_fmt(c['decode_tps'], '', digits=1)} | {_fmt(c['ttft_s'], '')} |")
+        lines += ["", f"Plausibility: **{speed['confidence']}**" +
+                  (f" - {'; '.join(speed['plausibility_reasons'])}" if speed["plausibility_reasons"] else "")]
+        if speed.get("estimated_tokens"):
+            lines.append("Token counts are estimated (the server reported no usage).")
+        lines.append("")
+    if good:
+        if not speed:
+            lines += [f"## Speed: {name}", ""]
+        lines += [f"Correct goodput ({_slo_text(good['slo'])}): "
+                  f"{_pct(good['rate'])} ({good['good']}/{good['n']} correct and within the targets; "
+                  f"{good['correct']} correct, {good['within_slo']} within the targets)", ""]
+    return lines
+
+
+def _pct(rate) -> str:
+    return f"{rate:.0%}" if rate is not None else "n/a"
+
+
+def _contract_line(speed: dict) -> str:
+    def num(key, unit, scale=1.0, digits=3):
+        value = speed.get(key)
+        return f"{value * scale:.{digits}f}{unit}" if value is not None else "-"
+    return (f"TTFT {num('ttft_s', ' s')}, TTFT answer {num('ttft_answer_s', ' s')}, "
+            f"decode {num('decode_tps', ' tok/s', digits=1)}, prefill {num('prefill_tps', ' tok/s', digits=0)}, "
+            f"ITL p50 {num('itl_p50_s', ' ms', 1000, 1)}, p95 {num('itl_p95_s', ' ms', 1000, 1)} "
+            f"({speed['samples']} requests)")
+
+
+def render_terminal(name: str, model: dict) -> list[str]:
+    """The console speed block of one model, in the spirit of the first tool's output."""
+    speed, good = model.get("speed"), model.get("goodput")
+    out: list[str] = []
+    if speed:
+        out.append(f"  SPEED {name} (median, min-max; warm-up excluded; nonce-prefixed prompts)")
+        for case_id, item in speed["items"].items():
+            if item["concurrency"] != 1:
+                continue
+            line = (f"    {case_id:<24} decode {_fmt(item.get('decode_tps'), ' tok/s', digits=1):<28} "
+                    f"TTFT {_fmt(item.get('ttft_s'), ' s')}")
+            prompt = item.get("prompt_tokens") or 0
+            if prompt >= PREFILL_MIN_PROMPT_TOKENS and item.get("prefill_tps"):
+                line += f"  prefill {_fmt(item.get('prefill_tps'), ' tok/s', digits=0)}"
+            out.append(line.rstrip())
+        levels = speed["concurrency"]
+        if len(levels) > 1:
+            agg = " / ".join(f"{(c['aggregate_tps'] or {}).get('median', 0) or 0:.0f}" for c in levels.values())
+            per = " / ".join(f"{(c['decode_tps'] or {}).get('median', 0) or 0:.0f}" for c in levels.values())
+            out.append(f"    streams {' / '.join(levels)}: {agg} tok/s aggregate (per stream {per})")
+        out.append(f"    {_contract_line(speed)}")
+        verdict = f"    plausibility: {speed['confidence']}"
+        if speed["plausibility_reasons"]:
+            verdict += f" - {speed['plausibility_reasons'][0]}"
+            if len(speed["plausibility_reasons"]) > 1:
+                verdict += f" (+{len(speed['plausibility_reasons']) - 1} more)"
+        out.append(verdict)
+        if speed.get("estimated_tokens"):
+            out.append("    token counts estimated: the server reported no usage")
+    if good:
+        out.append(f"  goodput ({_slo_text(good['slo'])}): {_pct(good['rate'])} "
+                   f"({good['good']}/{good['n']} correct and within the targets)")
+    return out
+
+
+def speed_report(rows: list[dict], slo: dict | None) -> dict:
+    """The keys `report.aggregate` adds to each model: speed, goodput, timings (see above)."""
+    return {"speed": speed_section(rows), "goodput": goodput(rows, slo), "timings": accuracy_timings(rows)}

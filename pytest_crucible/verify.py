@@ -1,0 +1,679 @@
+"""`crucible cases verify`: prove every case is right before it is allowed to judge a model.
+
+For each case:
+- it loads (schema), its id is unique, its grader spec is valid;
+- every tool the grader (or a scripted assistant turn) names is defined in the case's tools;
+- every regular expression in the grader compiles and finishes on adversarial input within a
+  deadline (a catastrophic pattern would hang grading of a long reply);
+- its verification data is present (`verify:` in the case), and
+  - `solution` (code cases): run through the code grader in the sandbox; it must pass its own tests;
+  - `solver`: a brute-force program run in the sandbox; what it prints must equal the grader's answer
+    (one line: a number, a string, or a JSON object; a logic puzzle whose solver prints two solutions
+    is reported as not unique);
+  - `haystack`: the generator parameters of a long-context case; the prompt is rebuilt and must be
+    identical, and the needles and counts the grader relies on are checked in it;
+  - `reference`: a model-like reply that must pass the grader; `wrong`: replies that must fail.
+
+Sandbox work (solvers, reference solutions) runs in parallel on a few threads. Without a sandbox
+nothing is run, and every case that needed one is reported as a problem: a case that was not
+verified is never counted as verified.
+
+The core imports no pytest.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .case import Case, builtin_cases_dir, iter_case_files, load_case_file
+from .errors import CaseError, CrucibleError
+from .response import Response, ToolCall
+
+VERIFY_KEYS = ("solver", "solution", "reference", "wrong", "haystack", "notes")
+SOLVER_TIMEOUT_S = 60.0
+REGEX_DEADLINE_S = 1.0
+ADVERSARIAL_LENGTH = 5000
+MAX_WORKERS = 4
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class CaseProblem:
+    case_id: str
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.case_id or '-'}: {self.message}"
+
+
+@dataclass
+class VerifyReport:
+    checked: int = 0
+    problems: list[CaseProblem] = field(default_factory=list)
+    solutions_run: int = 0      # code reference solutions executed in the sandbox
+    answers_derived: int = 0    # solver programs that ran and printed an answer
+    haystacks_rebuilt: int = 0  # generated long-context prompts rebuilt from their parameters
+    references_graded: int = 0  # verify.reference / verify.wrong replies put through the grader
+    sandbox_note: str | None = None  # why sandboxed checks could not run, when they could not
+    elapsed_s: float = 0.0
+
+    @property
+    def cases_with_problems(self) -> int:
+        return len({p.case_id or f"{p.file}:{p.line}" for p in self.problems})
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        return (f"{self.checked} cases checked, {self.cases_with_problems} with problems "
+                f"({self.solutions_run} reference solutions executed, {self.answers_derived} answers "
+                f"re-derived, {self.haystacks_rebuilt} haystacks rebuilt)")
+
+
+# ------------------------------------------------------------------------------------------ entry
+
+def verify_paths(paths: Iterable[Path] | None = None, *, categories: Iterable[str] | None = None,
+                 imports: Iterable[str] = (), progress: Progress | None = None, sandbox=None,
+                 allow_unsandboxed: bool = False) -> VerifyReport:
+    """Load every case file under `paths` (default: the built-in suite) and verify the cases.
+
+    A file that fails to load is reported (file, line, case, field) and counts as one checked case
+    with a problem; the other files are still verified."""
+    load_problems: list[CaseProblem] = []
+    cases: list[Case] = []
+    wanted = set(categories) if categories else None
+    paths = [Path(p) for p in paths] if paths else [builtin_cases_dir()]
+    for p in paths:
+        if not p.exists():
+            load_problems.append(CaseProblem("", str(p), 0, "no such file or directory"))
+    for path in iter_case_files([p for p in paths if p.exists()]):
+        try:
+            loaded = load_case_file(path)
+        except CaseError as exc:
+            where = f"field '{exc.field}': " if exc.field else ""
+            load_problems.append(CaseProblem(exc.case_id or "", exc.file or str(path), exc.line or 0,
+                                             f"does not load: {where}{exc.message}"))
+            continue
+        cases.extend(c for c in loaded if wanted is None or c.category in wanted)
+    for name in imports:
+        try:
+            cases.extend(c for c in _imported_cases(name) if wanted is None or c.category in wanted)
+        except CaseError as exc:
+            load_problems.append(CaseProblem(exc.case_id or "", exc.file or f"import {name}", exc.line or 0,
+                                             f"import {name}: {exc.message}"))
+        except CrucibleError as exc:
+            load_problems.append(CaseProblem("", f"import {name}", 0, str(exc)))
+    report = verify_cases(cases, sandbox=sandbox, progress=progress, allow_unsandboxed=allow_unsandboxed)
+    report.problems[:0] = load_problems
+    report.checked += len({(p.file, p.case_id) for p in load_problems})
+    return report
+
+
+def verify_cases(cases: list[Case], *, sandbox=None, progress: Progress | None = None,
+                 allow_unsandboxed: bool = False) -> VerifyReport:
+    """Verify already-loaded cases. `sandbox`: a Sandbox to run solvers and solutions in (default:
+    a new bubblewrap sandbox; unsandboxed only with allow_unsandboxed=True)."""
+    started = time.monotonic()
+    report = VerifyReport(checked=len(cases))
+    runs: list[_CaseRun] = [_CaseRun(case) for case in cases]
+    seen: dict[str, Case] = {}
+    for run in runs:
+        first = seen.setdefault(run.case.id, run.case)
+        if first is not run.case:
+            run.problem(f"duplicate id (first defined at {first.file}:{first.line})")
+
+    # 1. static checks that need nothing but the case
+    for run in runs:
+        _check_static(run, report)
+
+    # 2. regexes, in subprocesses with a deadline, before anything greps a reply with them
+    probes = [(run, label, spec) for run in runs for label, spec in _patterns(run.case)]
+    needs_sandbox = [run for run in runs if run.sandbox_jobs()]
+    box, note = (sandbox, None) if sandbox is not None else (
+        _make_sandbox(allow_unsandboxed) if needs_sandbox else (None, None))
+    report.sandbox_note = note
+    workers = max(2, min(MAX_WORKERS, os.cpu_count() or 2))
+    total, done = len(runs), 0
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="crucible-verify") as pool:
+        futures = {pool.submit(_probe_regex, spec): (run, label) for run, label, spec in probes}
+        for future in as_completed(futures):
+            run, label = futures[future]
+            message = future.result()
+            if message:
+                run.regex_ok = False
+                run.problem(f"{label}: {message}")
+
+        # 3. references, wrong replies and haystacks (pure, fast), then the sandbox jobs
+        for run in runs:
+            _check_replies(run, report)
+            _check_haystack(run, report)
+        # Phase 0 runs programs that must succeed (solvers, reference solutions: the code grader
+        # calibrates time limits on these, so they run before anything that burns CPU on purpose);
+        # phase 1 runs the wrong code replies, which may run until their time limit.
+        phases: list[list[tuple[_CaseRun, Callable]]] = [[], []]
+        for run in runs:
+            jobs = run.sandbox_jobs()
+            if jobs and box is None:
+                run.problem(f"not verified: {', '.join(name for name, _, _ in jobs)} need the sandbox, "
+                            f"which is not available ({note})")
+                continue
+            for _name, job, phase in jobs:
+                phases[phase].append((run, job))
+                run.outstanding += 1
+        for run in runs:
+            if run.outstanding == 0:
+                done += 1
+                _notify(progress, done, total, run.case.id)
+        for phase in phases:
+            pending = {pool.submit(job, box): run for run, job in phase}
+            for future in as_completed(pending):
+                run = pending[future]
+                try:
+                    counts = future.result()
+                except Exception as exc:  # an infrastructure failure is a problem, never a pass
+                    run.problem(f"sandbox failed: {type(exc).__name__}: {exc}")
+                    counts = {}
+                for key, value in counts.items():
+                    setattr(report, key, getattr(report, key) + value)
+                run.outstanding -= 1
+                if run.outstanding == 0:
+                    done += 1
+                    _notify(progress, done, total, run.case.id)
+
+    for run in runs:
+        report.problems.extend(run.problems)
+    report.elapsed_s = time.monotonic() - started
+    return report
+
+
+def _notify(progress: Progress | None, done: int, total: int, case_id: str) -> None:
+    if progress is not None:
+        progress(done, total, case_id)
+
+
+# ------------------------------------------------------------------------------------------ per case
+
+class _CaseRun:
+    """One case's verification state. Problems are appended from worker threads, one list per case."""
+
+    def __init__(self, case: Case):
+        self.case = case
+        self.problems: list[CaseProblem] = []
+        self.spec_ok = True
+        self.regex_ok = True
+        self.outstanding = 0
+        self.solution_failed = False
+
+    def problem(self, message: str) -> None:
+        self.problems.append(CaseProblem(self.case.id, self.case.file, self.case.line, message))
+
+    @property
+    def verify(self) -> dict:
+        return self.case.verify if isinstance(self.case.verify, dict) else {}
+
+    def sandbox_jobs(self) -> list[tuple[str, Callable, int]]:
+        """(what, job(sandbox) -> counts, phase) for the work that needs the sandbox."""
+        if not self.spec_ok:
+            return []
+        jobs: list[tuple[str, Callable, int]] = []
+        v, kind = self.verify, self.case.grader.get("type")
+        if kind == "code" and isinstance(v.get("solution"), str):
+            jobs.append(("verify.solution", lambda box: _run_solution(self, box), 0))
+        if kind == "code":
+            replies = ([v["reference"]] if "reference" in v else []) + list(_as_list(v.get("wrong")))
+            if replies:
+                jobs.append(("verify.reference/wrong", lambda box: _grade_code_replies(self, box), 1))
+        if isinstance(v.get("solver"), str):
+            jobs.append(("verify.solver", lambda box: _run_solver(self, box), 0))
+        return jobs
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _check_static(run: _CaseRun, report: VerifyReport) -> None:
+    from .graders import check_spec
+
+    case, v = run.case, run.verify
+    if case.grader.get("type") == "speed":
+        # a speed case carries a measurement plan, not an answer: its plan is all there is to check
+        run.spec_ok = False  # nothing to grade or run
+        try:
+            from .speed.runner import check_plan
+        except ImportError as exc:
+            run.problem(f"speed plan cannot be checked: {exc}")
+            return
+        for fld, message in check_plan(case.grader):
+            run.problem(f"grader{'.' + fld if fld else ''}: {message}")
+        return
+    try:
+        spec_problems = check_spec(case.grader)
+    except Exception as exc:  # a grader's own check crashed: report it, keep going
+        spec_problems = [(None, f"grader check raised {type(exc).__name__}: {exc}")]
+    for fld, message in spec_problems:
+        run.spec_ok = False
+        run.problem(f"grader{'.' + fld if fld else ''}: {message}")
+    kind = case.grader.get("type")
+
+    # tools named by the grader or by scripted assistant turns exist
+    defined = {t.get("function", {}).get("name") for t in case.tools if isinstance(t, dict)}
+    if kind == "tool_calls":
+        if not case.tools:
+            run.problem("tool_calls grader but the case defines no tools")
+        named = [c.get("name") for c in case.grader.get("calls") or [] if isinstance(c, dict)]
+        named += [n for n in case.grader.get("forbidden") or [] if isinstance(n, str)]
+        for name in dict.fromkeys(named):
+            if name not in defined:
+                run.problem(f"grader names tool {name!r}, which is not defined in tools "
+                            f"(defined: {', '.join(sorted(n for n in defined if n)) or 'none'})")
+    for msg in case.messages:
+        for call in msg.get("tool_calls") or []:
+            name = (call.get("function") or {}).get("name") if isinstance(call, dict) else None
+            if name not in defined:
+                run.problem(f"messages: an assistant turn calls tool {name!r}, which is not defined in tools")
+
+    # verification data
+    unknown = sorted(set(v) - set(VERIFY_KEYS))
+    if unknown:
+        run.problem(f"verify.{unknown[0]}: unknown key; allowed: {', '.join(VERIFY_KEYS)}")
+    if not any(k in v for k in VERIFY_KEYS if k != "notes"):
+        run.problem("no verification data: add verify.solver (a program printing the answer), "
+                    "verify.solution (code), verify.reference (a passing reply) or verify.haystack")
+        return
+    if "wrong" in v and not isinstance(v["wrong"], list):
+        run.problem("verify.wrong must be a list of replies that must fail")
+    for key in ("solver", "solution"):
+        if key in v and (not isinstance(v[key], str) or not v[key].strip()):
+            run.problem(f"verify.{key} must be Python source text")
+    if kind == "code":
+        if "solution" not in v:
+            run.problem("code case without verify.solution (a reference solution that passes the tests)")
+    else:
+        if "reference" not in v:
+            run.problem("verify.reference missing: add a model-like reply that must pass the grader")
+        if "solution" in v:
+            run.problem(f"verify.solution is for code cases; this case is graded by {kind}")
+    if kind == "mapping" and "solver" not in v:
+        run.problem("logic puzzle without verify.solver: add a program that enumerates every assignment "
+                    "and prints each solution as JSON (it must find exactly one)")
+    if case.category in ("math", "reasoning") and kind in ("numeric", "exact") and "solver" not in v \
+            and "haystack" not in v:
+        run.problem(f"{case.category} answer without verify.solver: add a program that derives it")
+    if "solver" in v and kind not in _SOLVER_KINDS:
+        run.problem(f"verify.solver cannot be compared with a {kind} grader "
+                    f"(supported: {', '.join(sorted(_SOLVER_KINDS))})")
+
+
+# ------------------------------------------------------------------------------------------ regexes
+
+def _patterns(case: Case) -> list[tuple[str, dict]]:
+    """(label, probe spec) for every regex in the grader spec."""
+    from .graders import regex as regex_grader
+
+    spec = case.grader
+    out: list[tuple[str, dict]] = []
+    if spec.get("type") == "regex" and isinstance(spec.get("pattern"), str):
+        try:
+            flags = regex_grader.compile_spec(spec).flags
+        except (re.error, KeyError, TypeError):
+            flags = 0  # check_spec already reported it; the probe reports the compile error again
+        out.append(("grader.pattern", {"pattern": spec["pattern"], "flags": flags,
+                                       "mode": "fullmatch" if spec.get("fullmatch") else "search"}))
+    if spec.get("type") == "checks":
+        for i, c in enumerate(spec.get("constraints") or []):
+            if isinstance(c, dict) and c.get("kind") == "line_format" and isinstance(c.get("pattern"), str):
+                out.append((f"grader.constraints[{i}].pattern",
+                            {"pattern": c["pattern"], "flags": 0, "mode": "fullmatch"}))
+    return out
+
+
+def adversarial_inputs(pattern: str, length: int = ADVERSARIAL_LENGTH) -> list[str]:
+    """Long strings built from the characters the pattern talks about, each spoiled at the end, the
+    classic trigger of exponential (or high-polynomial) backtracking."""
+    chars = ["a", "A", "1", " ", "\t", ".", "-", "_", "x"]
+    body = re.sub(r"\\[dDsSwWbBAZ]", "", pattern)
+    for ch in body:
+        if (ch.isalnum() or ch in " .,:;-_'\"/") and ch not in chars:
+            chars.append(ch)
+        if len(chars) >= 24:
+            break
+    out = []
+    for ch in chars:
+        out += [ch * length + "!", ch * length, (ch + " ") * (length // 2) + "!", (ch + "\n") * (length // 2) + "!"]
+    return out
+
+
+_PROBE = r"""
+import json, re, signal, sys
+spec = json.loads(sys.stdin.read())
+try:
+    rx = re.compile(spec["pattern"], spec["flags"])
+except re.error as exc:
+    print(json.dumps({"compile_error": str(exc)}), flush=True)
+    sys.exit(0)
+match = rx.fullmatch if spec["mode"] == "fullmatch" else rx.search
+signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the regex engine never yields: let the kernel end us
+for i, text in enumerate(spec["inputs"]):
+    print(json.dumps({"start": i}), flush=True)
+    signal.setitimer(signal.ITIMER_REAL, spec["deadline"])
+    match(text)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+print(json.dumps({"ok": True}), flush=True)
+"""
+
+
+def _probe_regex(spec: dict, deadline_s: float = REGEX_DEADLINE_S) -> str | None:
+    """None when the pattern compiles and handles every adversarial input within the deadline."""
+    inputs = adversarial_inputs(spec["pattern"])
+    payload = json.dumps({**spec, "inputs": inputs, "deadline": deadline_s})
+    cmd = [sys.executable, "-I", "-S", "-c", _PROBE]
+    try:
+        proc = subprocess.run(cmd, input=payload, capture_output=True, text=True,
+                              timeout=deadline_s * 3 + 10 + len(inputs) * 0.05)
+    except subprocess.TimeoutExpired:
+        return f"regex check did not finish (catastrophic backtracking?) on /{spec['pattern']}/"
+    last = {}
+    for line in proc.stdout.splitlines():
+        try:
+            last = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+    if "compile_error" in last:
+        return f"regex does not compile: {last['compile_error']}"
+    if last.get("ok"):
+        return None
+    if "start" in last:
+        text = inputs[last["start"]]
+        return (f"catastrophic backtracking: /{spec['pattern']}/ ({spec['mode']}) ran over "
+                f"{deadline_s:g} s on an adversarial input of {len(text)} characters "
+                f"(starting {text[:6]!r}, ending {text[-3:]!r}); rewrite it without nested or "
+                f"overlapping repetition")
+    return f"regex check failed (exit {proc.returncode}): {proc.stderr.strip()[-200:]}"
+
+
+# ------------------------------------------------------------------------------------------ replies
+
+def response_from(reply: Any) -> Response:
+    """A Response from a verify.reference / verify.wrong entry: a string (the answer text) or a
+    mapping {content, reasoning, tool_calls: [{name, arguments}]} with arguments as a mapping or
+    JSON text."""
+    if isinstance(reply, str):
+        return Response(content=reply, finish_reason="stop")
+    if not isinstance(reply, dict) or not set(reply) <= {"content", "reasoning", "tool_calls"}:
+        raise ValueError("a reply is a string or a mapping with content, reasoning and tool_calls")
+    calls = []
+    for call in reply.get("tool_calls") or []:
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            raise ValueError("each tool call is {name, arguments}")
+        args = call.get("arguments", {})
+        calls.append(ToolCall(call["name"], args if isinstance(args, str) else json.dumps(args)))
+    return Response(content=reply.get("content") or "", reasoning=reply.get("reasoning") or "",
+                    tool_calls=calls, finish_reason="tool_calls" if calls else "stop")
+
+
+def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
+    """Grade verify.reference (must pass) and verify.wrong (must fail) for non-code graders."""
+    from .graders import grade
+
+    case, v = run.case, run.verify
+    if case.grader.get("type") == "code" or not run.spec_ok or not run.regex_ok:
+        return
+    entries = ([("verify.reference", v["reference"], True)] if "reference" in v else [])
+    entries += [(f"verify.wrong[{i}]", w, False) for i, w in enumerate(_as_list(v.get("wrong")))]
+    for label, reply, should_pass in entries:
+        try:
+            result = grade(case, response_from(reply))
+        except ValueError as exc:
+            run.problem(f"{label}: {exc}")
+            continue
+        except Exception as exc:
+            run.problem(f"{label}: the grader raised {type(exc).__name__}: {exc}")
+            continue
+        report.references_graded += 1
+        if should_pass and not result.passed:
+            run.problem(f"{label} fails its own grader: {result.reason}")
+        elif not should_pass and result.passed:
+            run.problem(f"{label} passes the grader but must fail: {_short(reply)}")
+
+
+def _short(reply: Any) -> str:
+    text = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# ------------------------------------------------------------------------------------------ haystacks
+
+def _check_haystack(run: _CaseRun, report: VerifyReport) -> None:
+    from . import haystack
+
+    params = run.verify.get("haystack")
+    if params is None:
+        return
+    if not isinstance(params, dict):
+        run.problem("verify.haystack must be the generator parameters {seed, target_tokens, needles, ...}")
+        return
+    users = [m for m in run.case.messages if m.get("role") == "user"]
+    prompt = users[-1].get("content") if users else None
+    if not isinstance(prompt, str):
+        run.problem("verify.haystack: the case has no user prompt to compare with")
+        return
+    report.haystacks_rebuilt += 1
+    problems = haystack.check_haystack(params, prompt)
+    for message in problems:
+        run.problem(f"verify.haystack: {message}")
+    if problems:
+        return
+    try:
+        derived = haystack.expected_answer(params, prompt)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        run.problem(f"verify.haystack: {exc}")
+        return
+    mismatch = _compare_with_grader(run.case.grader, derived)
+    if mismatch:
+        run.problem(f"verify.haystack: the haystack supports {_short_value(derived)}, but {mismatch}")
+
+
+def _short_value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+
+
+def _compare_with_grader(spec: dict, derived: Any) -> str | None:
+    """None when `derived` is the answer the grader expects; else why not."""
+    from .extract import normalize, parse_number
+
+    kind = spec.get("type")
+    if kind == "numeric":
+        got = parse_number(derived) if not isinstance(derived, Fraction) else derived
+        want = parse_number(spec.get("answer"))
+        if got is None:
+            return f"{derived!r} is not a number"
+        from .graders.numeric import close_enough
+        if want is None or not close_enough(got, want, spec.get("tolerance", 0), spec.get("rel_tolerance", 0)):
+            return f"the grader expects {spec.get('answer')}"
+        return None
+    if kind == "exact":
+        cs = bool(spec.get("case_sensitive", False))
+        accepted = [spec.get("answer"), *(spec.get("alternatives") or [])]
+        if normalize(str(derived), cs) not in {normalize(str(a), cs) for a in accepted}:
+            return f"the grader expects {spec.get('answer')!r}"
+        return None
+    if kind == "mapping":
+        cs = bool(spec.get("case_sensitive", False))
+        want = spec.get("answer") or {}
+        if not isinstance(derived, dict):
+            return "a mapping grader needs a JSON object"
+        norm = lambda d: {normalize(str(k), cs): normalize(str(val), cs) for k, val in d.items()}  # noqa: E731
+        if norm(derived) != norm(want):
+            return f"the grader expects {json.dumps(want, ensure_ascii=False)}"
+        return None
+    if kind == "json":
+        from .graders import json_object
+        exact = spec.get("exact") or {}
+        if not exact:
+            return "the json grader has no exact values to compare with"
+        problems = json_object.shape_problems(derived, spec.get("required") or {}, exact,
+                                              spec.get("extra_keys", True))
+        if problems:
+            return f"against the grader: {problems[0]}"
+        return None
+    if kind == "contains":
+        values = list(derived.values()) if isinstance(derived, dict) else _as_list(derived)
+        required = {normalize(str(x)) for x in spec.get("all") or [] if not isinstance(x, list)}
+        missing = [x for x in values if normalize(str(x)) not in required]
+        if missing:
+            return f"the grader's `all` does not require {missing[0]!r}"
+        return None
+    return f"answers cannot be compared with a {kind} grader"
+
+
+_SOLVER_KINDS = {"numeric", "exact", "mapping", "json", "contains"}
+
+
+# ------------------------------------------------------------------------------------------ sandbox jobs
+
+def _make_sandbox(allow_unsandboxed: bool):
+    """(sandbox, None) or (None, why there is none)."""
+    try:
+        from . import sandbox as sandbox_module
+    except ImportError as exc:
+        return None, f"the sandbox module cannot be imported: {exc}"
+    if not sandbox_module.bwrap_available() and not allow_unsandboxed:
+        return None, "bubblewrap (bwrap) is not installed; install it, or pass --allow-unsandboxed"
+    try:
+        box = sandbox_module.Sandbox(allow_unsandboxed=allow_unsandboxed)
+        canary = getattr(box, "canary", None)
+        if canary is not None:
+            canary()  # a known-good program first: a broken sandbox is not a broken case
+        return box, None
+    except Exception as exc:
+        return None, f"the sandbox cannot start: {type(exc).__name__}: {exc}"
+
+
+def _code_grade(case: Case, content: str, box):
+    """Grade a code reply through the code grader, in `box`. A CaseError (the case's own tests or
+    setup broke) propagates and is reported as a problem of the case."""
+    from .graders import Grade, grade, grader_module
+
+    module = grader_module("code")
+    run_code, extract = getattr(module, "run_code", None), getattr(module, "extract_code", None)
+    if run_code is None or extract is None:  # a grader without the sandbox hook: its own default sandbox
+        return grade(case, Response(content=content, finish_reason="stop"))
+    code = extract(content, case.grader["entry_point"])
+    if code is None:
+        return Grade(passed=False, reason="no code in response")
+    return run_code(case, code, sandbox=box)
+
+
+def _fenced(code: str) -> str:
+    return f"```python\n{code.rstrip()}\n```\n"
+
+
+def _run_solution(run: _CaseRun, box) -> dict:
+    try:
+        result = _code_grade(run.case, _fenced(run.verify["solution"]), box)
+    except CaseError as exc:
+        run.solution_failed = True
+        run.problem(f"verify.solution: {exc.message}")
+        return {"solutions_run": 1}
+    if not result.passed:
+        run.solution_failed = True
+        run.problem(f"verify.solution fails its own tests: {result.reason}")
+    return {"solutions_run": 1}
+
+
+def _grade_code_replies(run: _CaseRun, box) -> dict:
+    if run.solution_failed:  # its tests (or time limit) cannot be trusted to judge other replies
+        return {}
+    v = run.verify
+    entries = ([("verify.reference", v["reference"], True)] if "reference" in v else [])
+    entries += [(f"verify.wrong[{i}]", w, False) for i, w in enumerate(_as_list(v.get("wrong")))]
+    graded = 0
+    for label, reply, should_pass in entries:
+        if isinstance(reply, dict):
+            reply = reply.get("content") or ""
+        if not isinstance(reply, str):
+            run.problem(f"{label}: a code reply is program text (or a reply containing a code block)")
+            continue
+        content = reply if "```" in reply else _fenced(reply)
+        try:
+            result = _code_grade(run.case, content, box)
+        except CaseError as exc:
+            run.problem(f"{label}: {exc.message}")
+            continue
+        graded += 1
+        if should_pass and not result.passed:
+            run.problem(f"{label} fails its own tests: {result.reason}")
+        elif not should_pass and result.passed:
+            run.problem(f"{label} passes the tests but must fail: {_short(reply)}")
+    return {"references_graded": graded}
+
+
+def _run_solver(run: _CaseRun, box) -> dict:
+    case = run.case
+    result = box.run_python(run.verify["solver"], timeout_s=SOLVER_TIMEOUT_S)
+    if getattr(result, "timed_out", False):
+        run.problem(f"verify.solver did not finish within {SOLVER_TIMEOUT_S:g} s")
+        return {}
+    if result.returncode != 0:
+        tail = (result.stderr or "").strip().splitlines()[-1:] or [f"exit status {result.returncode}"]
+        run.problem(f"verify.solver failed: {tail[0][:200]}")
+        return {}
+    lines = [ln.strip() for ln in (result.stdout or "").splitlines() if ln.strip()]
+    if not lines:
+        run.problem("verify.solver printed nothing; it must print the answer")
+        return {"answers_derived": 1}
+    kind = case.grader.get("type")
+    if len(lines) > 1:
+        if kind in ("mapping", "json"):
+            run.problem(f"verify.solver found {len(lines)} solutions; the puzzle must have exactly one "
+                        f"(first two: {lines[0][:80]} / {lines[1][:80]})")
+        else:
+            run.problem(f"verify.solver printed {len(lines)} lines; it must print only the answer")
+        return {"answers_derived": 1}
+    out = lines[0]
+    derived: Any = out
+    if kind in ("mapping", "json") or (kind == "contains" and out[:1] in "[{"):
+        try:
+            derived = json.loads(out)
+        except json.JSONDecodeError:
+            run.problem(f"verify.solver must print the answer as JSON for a {kind} grader, got {out[:80]!r}")
+            return {"answers_derived": 1}
+    mismatch = _compare_with_grader(case.grader, derived)
+    if mismatch:
+        run.problem(f"verify.solver derives {out[:80]}, but {mismatch}")
+    return {"answers_derived": 1}
+
+
+# ------------------------------------------------------------------------------------------ imports
+
+def _imported_cases(name: str) -> list[Case]:
+    """The cases of an imported public benchmark (pytest_crucible.importers.load_import)."""
+    try:
+        from .importers import load_import
+    except ImportError as exc:
+        raise CrucibleError(f"imports are not available in this installation: {exc}") from None
+    return list(load_import(name))
+
+
+__all__ = ["CaseProblem", "VerifyReport", "adversarial_inputs", "response_from", "verify_cases",
+           "verify_paths"]

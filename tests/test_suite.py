@@ -1,0 +1,91 @@
+"""The built-in suite (cases/): its shape, and `crucible cases verify` finding nothing wrong in it."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+
+from pytest_crucible.case import CATEGORIES, load_cases
+from pytest_crucible.sandbox import bwrap_available
+from pytest_crucible.verify import verify_cases
+
+ACCURACY_CATEGORIES = [c for c in CATEGORIES if c != "speed"]
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return load_cases()
+
+
+@pytest.fixture(scope="module")
+def accuracy(suite):
+    return [c for c in suite if c.category != "speed"]
+
+
+def test_suite_loads_with_at_least_30_accuracy_cases(accuracy):
+    assert len(accuracy) >= 30
+
+
+@pytest.mark.parametrize("category", ACCURACY_CATEGORIES)
+def test_every_accuracy_category_has_at_least_three_cases(accuracy, category):
+    assert sum(c.category == category for c in accuracy) >= 3
+
+
+def test_difficulty_mix(accuracy):
+    counts = Counter(c.difficulty for c in accuracy)
+    assert counts["hard"] >= 10 and counts["medium"] >= 5 and counts["easy"] >= 5, counts
+
+
+def test_ids_are_unique(suite):
+    ids = [c.id for c in suite]
+    assert len(ids) == len(set(ids))
+
+
+def test_the_first_tools_ability_and_agent_checks_are_present(accuracy):
+    by_id = {c.id: c for c in accuracy}
+    assert by_id["CO01-median-of-list"].grader["type"] == "code"
+    assert by_id["RE01-pet-ownership"].grader["type"] == "mapping"
+    assert by_id["IN02-json-exact-keys"].grader["type"] == "json"
+    assert by_id["IN01-evens-marked-and-summed"].grader["type"] == "checks"
+    assert by_id["IN03-summary-six-facts"].grader["type"] == "contains"
+    assert len(by_id["IN03-summary-six-facts"].grader["all"]) == 6
+    syslog = [by_id[i] for i in ("AG01-syslog-acknowledgment", "AG02-syslog-format", "AG03-syslog-conciseness")]
+    assert syslog[0].messages == syslog[1].messages == syslog[2].messages, "one prompt, three checks"
+    assert [c.grader["type"] for c in syslog] == ["contains", "json", "checks"]
+
+
+def test_every_case_carries_verification_data(accuracy):
+    for case in accuracy:
+        v = case.verify
+        if case.grader["type"] == "code":
+            assert "solution" in v, case.id
+        else:
+            assert "reference" in v and v.get("wrong"), case.id
+        if case.category in ("math", "reasoning"):
+            assert "solver" in v, case.id
+
+
+def test_long_context_cases_fit_their_declared_context(accuracy):
+    longctx = [c for c in accuracy if c.category == "longctx"]
+    small = [c for c in longctx if c.min_context <= 8192]
+    big = [c for c in longctx if c.min_context > 8192]
+    assert len(small) >= 3 and len(big) >= 3
+    for case in longctx:
+        assert case.prompt_chars / 4 + case.max_tokens <= case.min_context, case.id
+
+
+@pytest.mark.skipif(not bwrap_available(), reason="bubblewrap (bwrap) is not installed: the suite's "
+                    "solvers and reference solutions only run in the sandbox")
+def test_verify_finds_no_problem_in_the_builtin_suite(suite):
+    started = time.monotonic()
+    report = verify_cases(suite)
+    elapsed = time.monotonic() - started
+    assert report.problems == [], "\n".join(str(p) for p in report.problems)
+    code = sum(c.grader["type"] == "code" for c in suite)
+    solvers = sum("solver" in c.verify for c in suite)
+    haystacks = sum("haystack" in c.verify for c in suite)
+    assert (report.solutions_run, report.answers_derived, report.haystacks_rebuilt) == (code, solvers, haystacks)
+    assert report.references_graded >= 2 * (len(suite) - code - sum(c.category == "speed" for c in suite))
+    print(f"\n{report.summary()} in {elapsed:.1f} s")
