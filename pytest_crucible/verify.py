@@ -23,11 +23,9 @@ The core imports no pytest.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -143,7 +141,7 @@ def verify_cases(cases: list[Case], *, sandbox=None, progress: Progress | None =
         _check_static(run, report)
 
     # 2. regexes, in subprocesses with a deadline, before anything greps a reply with them
-    probes = [(run, label, spec) for run in runs for label, spec in _patterns(run.case)]
+    probes = [(run, label, spec) for run in runs if run.spec_ok for label, spec in _patterns(run.case)]
     needs_sandbox = [run for run in runs if run.sandbox_jobs()]
     box, note = (sandbox, None) if sandbox is not None else (
         _make_sandbox(allow_unsandboxed) if needs_sandbox else (None, None))
