@@ -351,6 +351,19 @@ def test_canary_passes_and_fails_loudly_on_a_broken_sandbox(sandbox, tmp_path):
         code_grader.canary(Sandbox(bwrap=str(fake)))
 
 
+def test_a_broken_sandbox_makes_code_items_errors_not_failures(tmp_path, monkeypatch):
+    from pytest_crucible.errors import InfraError
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    broken = Sandbox(bwrap=str(fake))
+    monkeypatch.setattr(code_grader, "get_sandbox", lambda: broken)
+    for _ in range(2):   # the canary's verdict is kept: every code item is an error, none a failure
+        with pytest.raises(SandboxError, match="canary.*No permissions") as info:
+            graders.grade(make_case(), reply(MEDIAN))
+        assert isinstance(info.value, InfraError)
+
+
 def test_the_harness_never_reads_a_global_after_start():
     """Every name the harness uses is bound to a local before the code under test exists, so
     replacing builtins or module attributes cannot reach into it (class bodies aside, which run at

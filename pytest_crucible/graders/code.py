@@ -50,7 +50,9 @@ import os
 import platform
 import re
 import sys
+import threading
 import time
+import weakref
 from pathlib import Path
 
 from ..errors import CaseError, SandboxError
@@ -202,6 +204,8 @@ def extract_code(text: str, entry_point: str) -> str | None:
 # ---------------------------------------------------------------------------------------- grading
 
 def grade(case, response) -> Grade:
+    """Grade a reply. The first code grade of a process runs the canary first (see `canary`): a
+    sandbox that cannot run known-good code raises SandboxError, an infrastructure error."""
     spec = case.grader
     code = extract_code(response.content, spec["entry_point"])
     if code is None:
@@ -209,7 +213,9 @@ def grade(case, response) -> Grade:
     if len(code) > MAX_CODE_CHARS:
         return Grade(passed=False, reason=f"code too long ({len(code)} characters)", answer=code[:2000],
                      details={})
-    return run_code(case, code)
+    sandbox = get_sandbox()
+    canary(sandbox)
+    return run_code(case, code, sandbox=sandbox)
 
 
 def run_code(case, code: str, *, sandbox: Sandbox | None = None, timeout_s: float | None = None) -> Grade:
@@ -343,16 +349,28 @@ def check(candidate):
 """
 _CANARY_GOOD = "def canary_sum(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n"
 _CANARY_BAD = "def canary_sum(xs):\n    return len(xs)\n"
-_canary_done: set[int] = set()
+_canary_results: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # sandbox -> None or the failure
+_canary_lock = threading.Lock()
 
 
 def canary(sandbox: Sandbox | None = None) -> None:
     """Before the first code case of a run: the sandbox must run a known-good program, pass a known-good
-    solution and fail a known-wrong one. Raises SandboxError (infrastructure) otherwise; cached per
-    sandbox for the life of the process."""
+    solution and fail a known-wrong one. Raises SandboxError (infrastructure) otherwise. The result,
+    good or bad, is kept per sandbox for the life of the process."""
     sandbox = sandbox or get_sandbox()
-    if id(sandbox) in _canary_done:
-        return
+    with _canary_lock:
+        if sandbox not in _canary_results:
+            try:
+                _run_canary(sandbox)
+                _canary_results[sandbox] = None
+            except SandboxError as exc:
+                _canary_results[sandbox] = str(exc)
+        failure = _canary_results[sandbox]
+    if failure is not None:
+        raise SandboxError(failure)
+
+
+def _run_canary(sandbox: Sandbox) -> None:
     sandbox.canary()
     prepared = prepare_tests(_CANARY_TESTS, entry_point="canary_sum")
     good = run_tests(sandbox, _CANARY_GOOD, prepared, entry_point="canary_sum", timeout_s=60)
@@ -363,7 +381,6 @@ def canary(sandbox: Sandbox | None = None) -> None:
     if bad.passed or bad.kind != "assert":
         raise SandboxError(f"sandbox canary failed: a known-wrong solution was not failed by its tests "
                            f"({bad.kind}: {bad.reason or 'passed'})")
-    _canary_done.add(id(sandbox))
 
 
 __all__ = ["DEFAULT_TIMEOUT_S", "TestOutcome", "calibrated_limit", "canary", "check", "extract_code", "grade",

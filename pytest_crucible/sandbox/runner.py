@@ -28,6 +28,7 @@ the same rlimits and a clean environment, in a new session that is killed after 
 from __future__ import annotations
 
 import fcntl
+import functools
 import math
 import os
 import selectors
@@ -72,8 +73,12 @@ def _crucible_launch():
     start_fd, program, on_path, limits, kind = int(argv[1]), argv[2], argv[3], argv[4], argv[5]
     for item in limits.split(","):
         name, value = item.split("=")
-        value = int(value)
-        resource.setrlimit(getattr(resource, name), (value, value))
+        optional = name.startswith("?")     # best effort (unsandboxed mode, e.g. on macOS)
+        try:
+            resource.setrlimit(getattr(resource, name.lstrip("?")), (int(value), int(value)))
+        except (ValueError, OSError, AttributeError):
+            if not optional:
+                raise
     os.write(start_fd, b"S")
     os.close(start_fd)
     sys.argv[:] = [program] + argv[6:]
@@ -97,11 +102,13 @@ try:
     exec(_crucible_code, _crucible_globals)
 except SystemExit:
     raise
-except BaseException as _crucible_exc:
-    import traceback
-    traceback.print_exception(type(_crucible_exc), _crucible_exc, _crucible_exc.__traceback__.tb_next)
-    sys.stderr.flush()
-    os._exit(1)
+except BaseException as _crucible_exc:   # as Python would report it, without the launcher's frame
+    try:
+        import traceback
+        traceback.print_exception(type(_crucible_exc), _crucible_exc, _crucible_exc.__traceback__.tb_next)
+    except BaseException:
+        pass
+    raise SystemExit(1)
 '''
 
 
@@ -111,7 +118,7 @@ class RunResult:
     stdout: str
     stderr: str
     timed_out: bool             # killed at the wall-clock limit (or by the CPU-time limit)
-    memory_exceeded: bool       # ran out of its memory limit (MemoryError or killed for memory)
+    memory_exceeded: bool       # ran out of its memory limit (a MemoryError, or malloc failing in C)
     output_truncated: bool      # a stream went past OUTPUT_LIMIT (the rest was dropped)
     duration_s: float
     signal: int | None          # the signal that ended it, if one did
@@ -230,8 +237,9 @@ class Sandbox:
         cpu = int(math.ceil(timeout_s)) + 1
         limits = [f"RLIMIT_AS={memory_mb << 20}", f"RLIMIT_CPU={cpu}", f"RLIMIT_FSIZE={TMPFS_MB << 20}",
                   f"RLIMIT_NOFILE={OPEN_FILES}", "RLIMIT_CORE=0"]
-        if not self.unsandboxed:
-            limits.append(f"RLIMIT_NPROC={THREADS}")
+        if self.unsandboxed:
+            return ",".join("?" + item for item in limits)
+        limits.append(f"RLIMIT_NPROC={THREADS}")
         return ",".join(limits)
 
     def _spawn(self, program_data: bytes, files: list[tuple[str, bytes]], work: Path | None, *,
@@ -464,6 +472,7 @@ def _data_fd(data: bytes) -> int:
     return r
 
 
+@functools.lru_cache(maxsize=16)
 def _supports(bwrap: str, option: str) -> bool:
     try:
         text = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10).stdout
@@ -473,7 +482,10 @@ def _supports(bwrap: str, option: str) -> bool:
 
 
 def _has_exited(proc: subprocess.Popen) -> bool:
-    """Has the child exited? (without reaping it, so its process-group id stays reserved)"""
+    """Has the child exited? (without reaping it where the OS allows, so its process-group id stays
+    reserved for the final kill)"""
+    if not hasattr(os, "waitid"):   # macOS
+        return proc.poll() is not None
     try:
         return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
     except ChildProcessError:

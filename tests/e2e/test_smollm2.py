@@ -1,0 +1,275 @@
+"""End to end with a real llama.cpp server: the lease starts and stops it, the client streams from it,
+pytest runs write a report, two runs take turns, and a killed run leaves nothing behind.
+
+What llama-cpp-python's server does (checked by `test_llama_cpp_python_sends_no_usage_in_streams`): it
+sends no `usage` in a stream even when `stream_options.include_usage` asks for it, one token per chunk,
+and usage only in non-streamed replies -- so the client's flagged fall-back (one token per chunk) is what
+the benchmark's token counts and decode rates rest on for this server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pytest_crucible.lease import LeaseManager
+from pytest_crucible.lease.locks import LeaseDir, list_leases
+from pytest_crucible.lease.process import pid_alive, process_cmdline
+
+pytestmark = pytest.mark.e2e
+
+CASES = """\
+cases:
+  - id: e2e-add
+    category: math
+    difficulty: easy
+    prompt: "What is 2+2? Reply with the number only."
+    grader: {type: numeric, answer: 4}
+    max_tokens: 24
+    params: {temperature: 0}
+  - id: e2e-capital
+    category: reasoning
+    difficulty: easy
+    prompt: "What is the capital of France? Reply with one word."
+    grader: {type: contains, any: [Paris]}
+    max_tokens: 24
+    params: {temperature: 0}
+"""
+
+SLOW_CASE = """\
+cases:
+  - id: e2e-long-story
+    category: instruct
+    difficulty: easy
+    prompt: "Write a very long story about a lighthouse keeper, at least 3000 words."
+    grader: {type: contains, any: [lighthouse]}
+    max_tokens: 3000
+"""
+
+
+def wait_for(check, timeout=30.0, poll=0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(poll)
+    return check()
+
+
+def history(lease_dir) -> list[dict]:
+    return LeaseDir(lease_dir).history()
+
+
+def post(url: str, body: dict) -> bytes:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=120) as resp:
+        return resp.read()
+
+
+@pytest.fixture(scope="module")
+def served(smollm2, tmp_path_factory):
+    """One real server for the client tests of this module."""
+    manager = LeaseManager(run_id="e2e-client", lease_dir=str(tmp_path_factory.mktemp("leases")),
+                           log=lambda m: None)
+    server = manager.server_for(smollm2)
+    yield server
+    manager.close()
+
+
+@pytest.fixture
+def client(served):
+    from pytest_crucible.client import ChatClient
+    with ChatClient(served.base_url, None, model_id="smollm2", timeout=120, max_retries=0) as chat_client:
+        yield chat_client
+
+
+def test_lease_starts_and_stops_a_real_llama_server(smollm2, lease_dir):
+    manager = LeaseManager(run_id="e2e", lease_dir=str(lease_dir), log=lambda m: None)
+    try:
+        started = time.monotonic()
+        server = manager.server_for(smollm2)
+        startup = time.monotonic() - started
+        with urllib.request.urlopen(f"{server.base_url}/models", timeout=10) as resp:
+            assert [m["id"] for m in json.load(resp)["data"]] == ["smollm2"]
+        cmdline = process_cmdline(server.pid)
+        assert cmdline[1:3] == ("-m", "llama_cpp.server")
+        assert cmdline[cmdline.index("--model_alias") + 1] == "smollm2"
+        assert cmdline[cmdline.index("--chat_format") + 1] == "chatml-function-calling"
+        assert os.getpgid(server.pid) == server.pid  # its own process group
+        info = {i.device: i for i in list_leases(LeaseDir(lease_dir))}["cpu"]
+        assert info.state == "held" and info.record["server"]["process"]["pid"] == server.pid
+        print(f"server up in {startup:.2f} s")
+    finally:
+        manager.close()
+    assert wait_for(lambda: not pid_alive(server.pid), 5)
+    assert {i.device: i.state for i in list_leases(LeaseDir(lease_dir))}["cpu"] == "free"
+    assert [e["event"] for e in history(lease_dir)] == ["acquired", "server_ready", "released"]
+
+
+def test_llama_cpp_python_sends_no_usage_in_streams(served):
+    body = {"model": "smollm2", "messages": [{"role": "user", "content": "Name three colours."}],
+            "max_tokens": 16, "temperature": 0, "seed": 1}
+    raw = post(f"{served.base_url}/chat/completions",
+               {**body, "stream": True, "stream_options": {"include_usage": True}}).decode()
+    chunks = [json.loads(line[6:]) for line in raw.splitlines() if line.startswith("data: {")]
+    assert chunks and not any(c.get("usage") for c in chunks)
+    tokens = [c for c in chunks if c["choices"] and c["choices"][0]["delta"].get("content")]
+    whole = json.loads(post(f"{served.base_url}/chat/completions", body))
+    assert whole["usage"]["completion_tokens"] == 16 or whole["choices"][0]["finish_reason"] == "stop"
+    # one token per chunk: the fall-back's count is exact here, give or take a merged multi-byte token
+    assert abs(len(tokens) - whole["usage"]["completion_tokens"]) <= 2
+
+
+def test_streaming_timings_and_the_usage_fallback_through_the_client(client, served):
+    response = client.chat([{"role": "user", "content": "Count from one to ten in words."}], max_tokens=24,
+                           params={"temperature": 0, "seed": 1})
+    assert response.content.strip() and response.model == "smollm2"
+    assert response.finish_reason in ("stop", "length")
+    t = response.timings
+    assert 0 < t.ttft_s <= t.ttft_answer_s <= t.e2e_s < 60
+    assert len(t.chunk_times) >= 2 and t.chunk_times == sorted(t.chunk_times)
+    usage = response.usage
+    assert usage.estimated is True  # flagged: the server sent no usage
+    assert usage.completion_tokens == len(t.chunk_times)
+    assert usage.prompt_tokens and usage.prompt_tokens > 0
+    from pytest_crucible.speed import request_metrics
+    metrics = request_metrics(response)
+    assert metrics["decode_tps"] and metrics["decode_tps"] > 1  # tokens per second, measured
+    print(f"ttft {t.ttft_s:.3f} s, decode {metrics['decode_tps']} tok/s")
+
+
+def test_tool_calls_with_the_function_calling_chat_format(client):
+    tools = [{"type": "function", "function": {
+        "name": "get_weather", "description": "Current weather in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+    response = client.chat([{"role": "user", "content": "What is the weather in Paris?"}], max_tokens=64,
+                           tools=tools, tool_choice={"type": "function", "function": {"name": "get_weather"}},
+                           params={"temperature": 0})
+    assert [c.name for c in response.tool_calls] == ["get_weather"]
+    assert isinstance(response.tool_calls[0].parsed_arguments(), dict)
+
+
+def write_run_files(pytester, cases: str = CASES):
+    pytester.makefile(".cases.yaml", e2e=cases)
+    return pytester.makefile(".yaml", models="models: []\n")  # no model of its own: smollm2 is built in
+
+
+def run_args(config: Path, out: str, cases="e2e.cases.yaml"):
+    return ["--models", "smollm2", "--no-builtin-cases", "--crucible-config", str(config),
+            "--crucible-out", out, "-p", "no:cacheprovider", cases]
+
+
+def rows_of(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "latest" / "rows.jsonl").read_text().splitlines()]
+
+
+def test_a_pytest_run_on_smollm2_writes_rows_and_report(smollm2, pytester, lease_dir):
+    config = write_run_files(pytester)
+    result = pytester.runpytest_subprocess(*run_args(config, "out"))
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == 2, result.stdout.str()
+    assert "errors" not in outcomes and "error" not in outcomes
+    rows = rows_of(pytester.path / "out")
+    assert sorted(r["case_id"] for r in rows) == ["e2e-add", "e2e-capital"]
+    for row in rows:
+        assert row["model"] == "smollm2" and row["outcome"] in ("passed", "failed")
+        assert row["tokens"]["estimated"] is True and row["tokens"]["completion"] > 0
+        assert row["timings"]["ttft_s"] > 0
+    report = json.loads((pytester.path / "out" / "latest" / "report.json").read_text())
+    total = report["models"]["smollm2"]["total"]
+    assert total["n"] == 2 and total["passed"] == outcomes.get("passed", 0)
+    assert (pytester.path / "out" / "latest" / "report.md").is_file()
+    events = history(lease_dir)
+    assert [e["event"] for e in events] == ["acquired", "server_ready", "released"]
+    server_pid = events[1]["server_pid"]
+    assert not pid_alive(server_pid)
+
+
+def test_xdist_workers_share_one_server(smollm2, pytester, lease_dir):
+    config = write_run_files(pytester)
+    result = pytester.runpytest_subprocess(*run_args(config, "out"), "-n", "2")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == 2, result.stdout.str()
+    kinds = [e["event"] for e in history(lease_dir)]
+    assert kinds.count("server_ready") == 1, kinds  # one server for the run
+    assert kinds.count("acquired") == 1 and kinds[-1] == "released"
+    assert len(rows_of(pytester.path / "out")) == 2
+
+
+def test_two_runs_wanting_the_same_lease_run_one_after_the_other(smollm2, pytester, lease_dir):
+    config = write_run_files(pytester)
+    runs = [subprocess.Popen([sys.executable, "-m", "pytest", *run_args(config, out)], cwd=pytester.path,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for out in ("out-a", "out-b")]
+    outputs = [run.communicate(timeout=300)[0] for run in runs]
+    for run, output in zip(runs, outputs):
+        assert run.returncode in (0, 1), output
+    by_pid: dict[int, dict] = {}
+    for event in history(lease_dir):
+        if event["event"] in ("acquired", "released"):
+            by_pid.setdefault(event["pid"], {})[event["event"]] = event["ts"]
+    assert sorted(by_pid) == sorted(run.pid for run in runs)
+    (first, a), (second, b) = sorted(by_pid.items(), key=lambda kv: kv[1]["acquired"])
+    assert a["released"] <= b["acquired"], f"leases overlap: {a} {b}"
+    # and the requests themselves never overlapped either
+    windows = []
+    for out in ("out-a", "out-b"):
+        rows = rows_of(pytester.path / out)
+        starts = [time.mktime(time.strptime(r["started_at"][:19], "%Y-%m-%dT%H:%M:%S")) for r in rows]
+        windows.append((min(starts), max(starts)))
+    windows.sort()
+    assert windows[0][1] <= windows[1][0] + 1  # started_at has 1 s resolution here
+    assert any("waiting" in output for output in outputs)  # the second said it was waiting
+
+
+def start_slow_run(pytester, out: str, lease_dir: Path) -> tuple[subprocess.Popen, dict]:
+    config = write_run_files(pytester, SLOW_CASE)
+    run = subprocess.Popen([sys.executable, "-m", "pytest", *run_args(config, out)], cwd=pytester.path,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def ready():
+        record = LeaseDir(lease_dir).read_record("cpu")
+        return record if record and record.get("state") == "ready" else None
+    record = wait_for(ready, timeout=120)
+    assert record, "the run never got its server up"
+    time.sleep(1.0)  # the item's request is under way
+    return run, record
+
+
+def test_a_sigkilled_run_leaves_no_server_and_its_lease_is_reclaimed(smollm2, pytester, lease_dir):
+    run, record = start_slow_run(pytester, "out", lease_dir)
+    server_pid = record["server"]["process"]["pid"]
+    assert pid_alive(server_pid) and record["holder"]["pid"] == run.pid
+    run.send_signal(signal.SIGKILL)
+    run.wait(timeout=30)
+    assert wait_for(lambda: not pid_alive(server_pid), 5), "the server outlived a SIGKILLed run"
+    assert {i.device: i.state for i in list_leases(LeaseDir(lease_dir))}["cpu"] == "stale"
+    manager = LeaseManager(run_id="next", lease_dir=str(lease_dir), log=lambda m: None)
+    try:
+        server = manager.server_for(smollm2)
+        assert server.role == "owner"
+    finally:
+        manager.close()
+    reclaimed = [e for e in history(lease_dir) if e["event"] == "reclaimed"]
+    assert len(reclaimed) == 1 and reclaimed[0]["dead_holder"] == run.pid
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_run_stops_its_server_and_writes_its_report(smollm2, pytester, lease_dir, signum):
+    run, record = start_slow_run(pytester, "out", lease_dir)
+    server_pid = record["server"]["process"]["pid"]
+    run.send_signal(signum)
+    assert run.wait(timeout=60) == 2  # pytest's "interrupted"
+    assert not pid_alive(server_pid)
+    assert {i.device: i.state for i in list_leases(LeaseDir(lease_dir))}["cpu"] == "free"
+    assert history(lease_dir)[-1]["event"] == "released"
