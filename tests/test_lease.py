@@ -583,6 +583,25 @@ def test_xdist_workers_of_one_run_share_one_server(managers, fake_binary, lease_
                                                        "released"]
 
 
+def test_a_guest_whose_owner_died_takes_the_lease_over(managers, fake_binary, lease_dir):
+    child = python_child(MANAGER_CHILD.format(binary=str(fake_binary)))
+    owner_server = int(child.stdout.readline())
+    worker = managers("child-run")
+    model = fake_model(fake_binary)
+    model.launch.pop("context")  # the child's spec: same fingerprint
+    model.launch.pop("lease_timeout")
+    model.launch["startup_timeout"] = 10.0
+    shared = worker.server_for(model)
+    assert shared.role == "guest" and shared.pid == owner_server
+    child.kill()
+    child.wait()
+    assert wait_for(lambda: not pid_alive(owner_server), 5)
+    mine = worker.server_for(model)
+    assert mine.role == "owner" and mine.pid != owner_server and pid_alive(mine.pid)
+    kinds = [e["event"] for e in events(lease_dir)]
+    assert kinds[-3:] == ["reclaimed", "acquired", "server_ready"]
+
+
 MANAGER_CHILD = """
     import sys, time
     from types import SimpleNamespace
@@ -723,7 +742,9 @@ def test_discovery_runs_the_vendor_tool_on_path(tmp_path, monkeypatch, tool, out
     gpus = discover_gpus()
     assert gpus and gpus[0].id == "gpu0"
     spec = LaunchSpec.from_model(SimpleNamespace(name="g", model_id="g", launch=validate_launch({"gguf": "/x"})))
-    assert [d.id for d in resolve_devices(spec, gpus)] == [g.id for g in gpus]  # auto: every GPU
+    assert [d.id for d in resolve_devices(spec, gpus, lambda: True)] == [g.id for g in gpus]  # auto: every GPU
+    # ... unless llama-cpp-python was built without GPU support (PyPI's default build)
+    assert [d.id for d in resolve_devices(spec, gpus, lambda: False)] == ["cpu"]
     cpu_spec = LaunchSpec.from_model(SimpleNamespace(name="c", model_id="c", launch=validate_launch(
         {"gguf": "/x", "gpu_layers": 0})))
     assert [d.id for d in resolve_devices(cpu_spec, gpus)] == ["cpu"]

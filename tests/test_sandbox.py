@@ -78,6 +78,15 @@ def test_filesystem_is_read_only_outside_tmp_and_hides_home_project_and_proc(san
 
 
 @needs_bwrap
+def test_only_the_standard_library_is_importable(sandbox):
+    import sysconfig
+    site_packages = sysconfig.get_paths()["purelib"]
+    result = sandbox.run_python(f"import os, json, typing\nprint(os.listdir({site_packages!r}))\n"
+                                "import pytest\n")
+    assert result.stdout.strip() == "[]" and "ModuleNotFoundError: No module named 'pytest'" in result.stderr
+
+
+@needs_bwrap
 def test_timeout_kills_the_program(sandbox):
     started = time.perf_counter()
     result = sandbox.run_python("while True:\n    pass\n", timeout_s=1)

@@ -13,7 +13,9 @@ kernel (the server's parent-death signal). A lease left behind by a dead process
 from __future__ import annotations
 
 import atexit
+import functools
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -23,11 +25,11 @@ from typing import Callable
 
 from ..errors import InfraError
 from . import displace as displace_mod
-from .devices import Device, cpu_device, discover_gpus, gpu_id
+from .devices import Device, cpu_device, discover_gpus
 from .http import HTTPFailure, get_json
 from .llamacpp import LlamaServer, ServerInfo
 from .locks import DeviceLease, LeaseDir, acquire
-from .process import ProcessId
+from .process import ProcessId, holder_alive
 from .spec import LaunchError, LaunchSpec
 
 
@@ -121,13 +123,27 @@ def _remove_hooks() -> None:
             del _PREVIOUS_HANDLERS[signum]
 
 
-def resolve_devices(spec: LaunchSpec, gpus: list[Device] | None = None) -> list[Device]:
-    """The devices a launch spec needs: its GPU indexes, cpu, or (auto) every GPU found, else cpu."""
+@functools.lru_cache(maxsize=1)
+def python_server_offloads() -> bool:
+    """Whether the installed llama-cpp-python was built with GPU support (PyPI's default build is not).
+    Asked in a child process, so this process never initialises a GPU runtime."""
+    try:
+        done = subprocess.run([sys.executable, "-c", "import llama_cpp; print(llama_cpp.llama_supports_gpu_offload())"],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and done.stdout.strip().endswith("True")
+
+
+def resolve_devices(spec: LaunchSpec, gpus: list[Device] | None = None,
+                    offloads: Callable[[], bool] = python_server_offloads) -> list[Device]:
+    """The devices a launch spec needs: its GPU indexes, cpu, or (auto) every GPU found -- unless the
+    layers stay on the CPU (gpu_layers 0, or a llama-cpp-python built without GPU support) -- else cpu."""
     gpus = discover_gpus() if gpus is None else gpus
     if spec.devices == "cpu":
         return [cpu_device()]
     if spec.devices == "auto":
-        if spec.gpu_layers == 0 or not gpus:
+        if spec.gpu_layers == 0 or not gpus or (spec.server == "python" and not offloads()):
             return [cpu_device()]
         return list(gpus)
     by_index = {g.index: g for g in gpus}
@@ -162,6 +178,9 @@ class LeaseManager:
         """The running server of a model with a launch spec, started (and leased) on first use."""
         with self._lock:
             held = self._held.get(model.name)
+            if held is not None and held.lease.role == "guest" and not self._owner_still_serves(held):
+                self._release(model.name)  # the sharing worker stopped or died: lease anew
+                held = None
             if held is not None:
                 if held.server is None or held.server.alive():
                     return held.local
@@ -282,6 +301,15 @@ class LeaseManager:
         finally:
             lease.release()
 
+    def _owner_still_serves(self, held: _Held) -> bool:
+        record = self.lease_dir.read_record(held.lease.devices[0])
+        if not record or record.get("token") != held.lease.token or record.get("state") != "ready":
+            return False
+        try:
+            return holder_alive(ProcessId.from_dict(record["holder"])) is not False
+        except (KeyError, TypeError, ValueError):
+            return False
+
     def _restore_stale(self, record: dict) -> None:
         displaced = record.get("displaced") or []
         if displaced:
@@ -289,13 +317,3 @@ class LeaseManager:
             for problem in displace_mod.restore(displaced, log=self.log):
                 self.log(problem)
 
-
-def wait_for_server(base_url: str, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            get_json(f"{base_url}/models", timeout=2.0)
-            return True
-        except HTTPFailure:
-            time.sleep(0.1)
-    return False

@@ -4,8 +4,8 @@ What a sandboxed program gets (`Sandbox.run_python`):
 
 - no network (its own network namespace, with only a downed loopback);
 - a read-only system: /usr (and the /bin, /lib links into it) and the Python installation, bound
-  read-only; an empty, read-only root; a minimal read-only /dev; no /proc, /etc, home, project or
-  results folder;
+  read-only, with its site-packages hidden (standard library only); an empty, read-only root; a minimal
+  read-only /dev; no /proc, /etc, home, project or results folder;
 - a private writable /tmp (tmpfs, 64 MiB), which is also the working directory; `files` are copied there;
 - an empty environment (`--clearenv`, then PATH, LANG, HOME=/tmp, TMPDIR=/tmp only: no API keys, no
   proxies);
@@ -441,8 +441,24 @@ class Sandbox:
             if not any(extra == b or extra.startswith(b + "/") for b in bound):
                 args += ["--ro-bind", extra, extra]
                 bound.append(extra)
+        # third-party packages stay out of reach (the interpreter runs with -S anyway): an empty,
+        # read-only folder over each site-packages directory
+        for folder in _site_packages():
+            if any(folder == b or folder.startswith(b + "/") for b in bound) and os.path.isdir(folder):
+                args += ["--perms", "0555", "--size", "4096", "--tmpfs", folder]
         args += ["--dev", "/dev", "--perms", "1777", "--size", str(TMPFS_MB << 20), "--tmpfs", "/tmp"]
         return args
+
+
+def _site_packages() -> list[str]:
+    import site
+    import sysconfig
+    folders = {sysconfig.get_paths().get("purelib"), sysconfig.get_paths().get("platlib")}
+    try:
+        folders.update(site.getsitepackages())
+    except AttributeError:
+        pass
+    return sorted(os.path.realpath(f) for f in folders if f)
 
 
 def _data_fd(data: bytes) -> int:

@@ -117,6 +117,8 @@ def _perf_items(perf) -> list[dict]:
         if unknown:
             raise TestSpecError(f"perf: unknown key {sorted(unknown)[0]!r}; allowed: input, check, name")
         name = str(item.get("name") or ("perf" if len(items) == 1 else f"perf-{i + 1}"))
+        if name in {o["name"] for o in out} or name in ("<module>", "check") or name.startswith("test_"):
+            raise TestSpecError(f"perf: the name {name!r} is used twice or clashes with a test unit")
         out.append({"name": name, "input": item["input"], "check": item.get("check") or ""})
     return out
 
@@ -487,16 +489,19 @@ def _failure(rec: list, prepared: PreparedTests, result: RunResult, details: dic
     if kind == "error":
         unit, exc, msg, line = rec[2], rec[3], rec[4], rec[5]
         details.update(unit=unit, exception=exc, line=line or None)
-        site = prepared.site_at_line(line) if line and unit != "perf" else None
+        is_perf = any(u == unit and kind_ == "perf" for u, kind_ in prepared.units)
+        site = prepared.site_at_line(line) if line and not is_perf else None
         if site is not None:
             where = _where(site)
             details["test"] = site.number
-        elif unit.startswith("perf"):
-            where = "the perf test"
+        elif any(u == unit and kind_ == "perf" for u, kind_ in prepared.units):
+            where = f"perf test {unit}"
+        elif unit != "<module>":
+            where = unit                      # a test_*() function or check(), outside any assert
         elif line:
             where = f"line {line} of the tests"
         else:
-            where = unit
+            where = "the tests"
         text = f"{exc} in {where}: {msg}" if msg else f"{exc} in {where}"
         return TestOutcome(False, text, "error", details, result)
     return TestOutcome(False, f"unexpected harness record {kind!r}", "error", details, result)

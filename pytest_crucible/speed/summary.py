@@ -172,7 +172,7 @@ def render_markdown(name: str, model: dict) -> list[str]:
         for case_id, item in speed["items"].items():
             prompt = item.get("prompt_tokens")
             lines.append(
-                f"| {case_id} | {item['concurrency']} | {prompt if prompt is not None else '-'} | "
+                f"| {case_id} | {item['concurrency']} | {f'{prompt:.0f}' if prompt is not None else '-'} | "
                 f"{_fmt(item.get('ttft_s'), '')} | {_fmt(item.get('ttft_answer_s'), '')} | "
                 f"{_fmt(item.get('decode_tps'), '', digits=1)} | {_fmt(item.get('prefill_tps'), '', digits=0)} | "
                 f"{_fmt(item.get('itl_p50_s'), '', 1000, 1)} | {_fmt(item.get('itl_p95_s'), '', 1000, 1)} | "
