@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
+from . import sandbox
 from .errors import CrucibleError, InputError
 from .session import RunSession
 from .speed import settings as speed_settings
@@ -66,6 +67,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         parser.addini(ini, help=help_text, default=default)
     group.addoption("--no-builtin-cases", action="store_true", default=False,
                     help="collect only the case files given on the command line, not the built-in suite")
+    group.addoption("--allow-unsandboxed", action="store_true", default=False,
+                    help="run model-written code without bubblewrap when bwrap is missing (NOT isolated; "
+                    "the report says so)")
 
 
 def _option(config: pytest.Config, ini: str):
@@ -94,6 +98,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     speed_settings.configure(speed)  # this process's speed runner reads it
     session.flags.update(speed.to_meta())
+    sandbox.configure(allow_unsandboxed=config.getoption("allow_unsandboxed"))
+    session.flags["sandbox"] = sandbox.sandbox_mode()
+    session.flags["unsandboxed"] = sandbox.sandbox_mode() == "unsandboxed"
+    if session.flags["unsandboxed"] and session.controller:
+        config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
     config.stash[SESSION_KEY] = session
     _add_builtin_suite(config)
     if session.controller:

@@ -8,18 +8,17 @@ from datetime import datetime, timezone
 from . import graders
 from .case import Case
 from .config import ModelSpec
-from .errors import InfraError
+from .errors import CaseError, InfraError
 from .response import Response
-
-# Parameters a case or model may set that are sent to the endpoint as they are.
-SAMPLING_KEYS = {"temperature", "top_p", "top_k", "seed", "presence_penalty", "frequency_penalty",
-                 "stop", "min_p", "repeat_penalty", "reasoning_effort"}
 
 
 def skip_reason(case: Case, model: ModelSpec) -> str | None:
     """Why a case does not apply to a model, or None."""
     if case.min_context and model.context_length and case.min_context > model.context_length:
         return f"needs {case.min_context} tokens of context, {model.name} has {model.context_length}"
+    if case.grader.get("type") == "code":
+        from .sandbox import unavailable_reason
+        return unavailable_reason()
     return None
 
 
@@ -99,6 +98,8 @@ def _run_accuracy_case(case: Case, model: ModelSpec, client, *, repeat: int, run
         result = grade(case, response)
     except InfraError as exc:
         row.update(outcome="error", reason=str(exc))
+    except CaseError as exc:  # the case itself is broken: never the model's fault
+        row.update(outcome="error", reason=f"broken case: {exc}")
     else:
         row.update(outcome="passed" if result.passed else "failed", reason=result.reason,
                    answer=result.answer, grade_details=result.details)

@@ -225,3 +225,53 @@ def test_without_models_the_plugin_stays_out_of_the_way(pytester):
     result = run(pytester)
     result.assert_outcomes(passed=1)
     assert not (pytester.path / "crucible-results").exists()
+
+
+def _no_bwrap_env(tmp_path, monkeypatch):
+    """PATH without bubblewrap, as on macOS or Windows."""
+    import os
+    import shutil
+    bindir = tmp_path / "bin-without-bwrap"
+    bindir.mkdir()
+    monkeypatch.setenv("PATH", str(bindir))
+    assert shutil.which("bwrap") is None
+    return os.environ
+
+
+@pytest.mark.skipif(not __import__("shutil").which("bwrap"), reason="needs bubblewrap")
+def test_code_cases_run_in_the_sandbox(project, loopback):
+    loopback.script(handler=suite_handler("reference"))
+    result = run(project, "--models", "m1", "-m", "coding")
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    report = report_of(project)
+    assert report["meta"]["sandbox"] == "bwrap" and not report["meta"]["unsandboxed"]
+    coding = report["models"]["m1"]["categories"]["coding"]
+    assert coding["passed"] == sum(c.category == "coding" for c in SUITE) and coding["failed"] == 0
+    loopback.script(handler=suite_handler("wrong"))
+    run(project, "--models", "m1", "-m", "coding")
+    coding = report_of(project)["models"]["m1"]["categories"]["coding"]
+    assert coding["passed"] == 0 and coding["errors"] == 0 and coding["failed"] == coding["n"] > 0
+
+
+def test_without_bwrap_code_cases_are_skipped(project, loopback, tmp_path, monkeypatch):
+    _no_bwrap_env(tmp_path, monkeypatch)
+    loopback.script(handler=suite_handler("reference"))
+    result = run(project, "--models", "m1", "-m", "coding", "-rs")
+    n = sum(c.category == "coding" for c in SUITE)
+    result.assert_outcomes(skipped=n)
+    result.stdout.fnmatch_lines(["*no sandbox: bubblewrap (bwrap) is not installed*"])
+    assert loopback.chat_count == 0  # skipped before asking the model
+    coding = report_of(project)["models"]["m1"]["categories"]["coding"]
+    assert coding["skipped"] == n and coding["n"] == 0
+
+
+def test_allow_unsandboxed_runs_and_marks_the_report(project, loopback, tmp_path, monkeypatch):
+    _no_bwrap_env(tmp_path, monkeypatch)
+    loopback.script(handler=suite_handler("reference"))
+    result = run(project, "--models", "m1", "-k", "CO01 or CO02", "--allow-unsandboxed")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*allow-unsandboxed*", "*WARNING: code cases ran unsandboxed*"])
+    report = report_of(project)
+    assert report["meta"]["unsandboxed"] is True and report["meta"]["sandbox"] == "unsandboxed"
+    md = (project.path / "crucible-results" / "latest" / "report.md").read_text()
+    assert "UNSANDBOXED" in md
