@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
-from . import sandbox
+from . import importers, sandbox
 from .errors import CrucibleError, InputError
 from .session import RunSession
 from .speed import settings as speed_settings
@@ -67,6 +67,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         parser.addini(ini, help=help_text, default=default)
     group.addoption("--no-builtin-cases", action="store_true", default=False,
                     help="collect only the case files given on the command line, not the built-in suite")
+    group.addoption("--crucible-import", dest="crucible_imports", action="append", default=[], metavar="NAME",
+                    help="add a public benchmark read from its installed package (humaneval)")
     group.addoption("--allow-unsandboxed", action="store_true", default=False,
                     help="run model-written code without bubblewrap when bwrap is missing (NOT isolated; "
                     "the report says so)")
@@ -104,25 +106,29 @@ def pytest_configure(config: pytest.Config) -> None:
     if session.flags["unsandboxed"] and session.controller:
         config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
     config.stash[SESSION_KEY] = session
-    _add_builtin_suite(config)
+    try:
+        session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
+    except CrucibleError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    _add_builtin_suite(config, session)
     if session.controller:
         config.pluginmanager.register(RunRecorder(session), "crucible-recorder")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(session), "crucible-xdist")
 
 
-def _add_builtin_suite(config: pytest.Config) -> None:
-    """`pytest --models x` runs the built-in suite; paths on the command line add the user's own cases."""
+def _add_builtin_suite(config: pytest.Config, session: RunSession) -> None:
+    """`pytest --models x` runs the built-in suite; paths on the command line add the user's own cases,
+    and `--crucible-import NAME` a public benchmark's data file."""
     suite = builtin_cases_dir()
-    if config.getoption("no_builtin_cases"):
-        return
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
-    if not explicit:
-        config.args[:] = [str(suite)]
-        return
-    given = [Path(a.split("::")[0]).resolve() for a in config.args]
-    if not any(p == suite or suite in p.parents for p in given):
-        config.args.append(str(suite))
+    args = list(config.args) if explicit else []
+    given = [Path(a.split("::")[0]).resolve() for a in args]
+    if not config.getoption("no_builtin_cases") and not any(p == suite or suite in p.parents for p in given):
+        args.append(str(suite))
+    args += [str(path) for path in session.import_sources]
+    if args:
+        config.args[:] = args
 
 
 class XdistHooks:
@@ -136,18 +142,22 @@ class XdistHooks:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    if SESSION_KEY in parent.config.stash and is_case_file(file_path):
+    session = parent.config.stash.get(SESSION_KEY, None)
+    if session is None:
+        return None
+    if is_case_file(file_path) or file_path.resolve() in session.import_sources:
         return CaseFile.from_parent(parent, path=file_path)
     return None
 
 
 class CaseFile(pytest.File):
-    """A YAML or Python case file: one item per case x model x repeat."""
+    """A YAML or Python case file, or an imported benchmark's data file: one item per case x model x repeat."""
 
     def collect(self):
         session = self.config.stash[SESSION_KEY]
+        imported = session.import_sources.get(self.path.resolve())
         try:
-            cases = load_case_file(self.path)
+            cases = importers.load_import(imported) if imported else load_case_file(self.path)
         except InputError as exc:
             raise self.CollectError(str(exc)) from None
         for case in cases:

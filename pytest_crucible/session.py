@@ -36,6 +36,7 @@ class RunSession:
         self._clients: dict[str, object] = {}
         self._seen_ids: dict[str, str] = {}
         self.report: dict | None = None
+        self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
 
     # -- collection -------------------------------------------------------------------------------
     def model(self, name: str) -> ModelSpec:

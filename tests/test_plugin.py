@@ -275,3 +275,15 @@ def test_allow_unsandboxed_runs_and_marks_the_report(project, loopback, tmp_path
     assert report["meta"]["unsandboxed"] is True and report["meta"]["sandbox"] == "unsandboxed"
     md = (project.path / "crucible-results" / "latest" / "report.md").read_text()
     assert "UNSANDBOXED" in md
+
+
+@pytest.mark.skipif(not __import__("shutil").which("bwrap"), reason="needs bubblewrap")
+def test_humaneval_import_becomes_items(project, loopback):
+    from pytest_crucible.importers import load_import
+    cases = load_import("humaneval")
+    loopback.script(handler=suite_handler("reference", cases[:3]))
+    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--no-builtin-cases", "--collect-only", "-q")
+    assert sum("::HumanEval-" in line for line in result.outlines) == 164
+    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--no-builtin-cases",
+                 "-k", "HumanEval-0[ or HumanEval-1[ or HumanEval-2[ or HumanEval-3[")
+    result.assert_outcomes(passed=3, failed=1)  # HumanEval-3 got no scripted solution

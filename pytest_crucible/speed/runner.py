@@ -21,6 +21,7 @@ Speed rows are kept out of the accuracy totals and the hard tier by the report.
 from __future__ import annotations
 
 import functools
+import os
 import secrets
 import threading
 import time
@@ -30,7 +31,7 @@ from dataclasses import asdict, dataclass
 from ..errors import InfraError
 from . import plausibility
 from .endpoint_lock import LockHeld
-from .hardware import Hardware, gpu_names, launch_devices, resolve_hardware
+from .hardware import Hardware, gpu_names, is_local_model, launch_devices, resolve_hardware
 from .metrics import METRIC_KEYS, MIN_DECODE_TOKENS, request_metrics, spread
 from .settings import SpeedSettings, current
 
@@ -190,6 +191,7 @@ def run_speed_case(case, model, client, *, repeat: int = 1, run_id: str | None =
         return row
 
     started = time.perf_counter()
+    load_before = _load()
     try:
         result = measure(client, case, request_params(case, model), plan)
     except InfraError as exc:
@@ -229,11 +231,21 @@ def run_speed_case(case, model, client, *, repeat: int = 1, run_id: str | None =
             "hardware": hw.to_dict(),
             "weights": weights.to_dict() if weights is not None else None,
             "lock": lock.to_dict() if lock is not None else None,
+            # a local server shares this machine: how busy it was says how far to trust the numbers
+            "host": ({"cpus": os.cpu_count(), "load_1m_before": load_before, "load_1m_after": _load()}
+                     if is_local_model(model, base_url) else None),
         },
     )
     outcome, reason = judge(medians, verdict, samples)
     row.update(outcome=outcome, reason=reason, wall_s=round(time.perf_counter() - started, 4))
     return row
+
+
+def _load() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
 
 
 def judge(medians: dict, verdict: plausibility.Verdict, samples: list[dict]) -> tuple[str, str]:

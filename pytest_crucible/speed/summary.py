@@ -65,6 +65,8 @@ def speed_section(rows: list[dict]) -> dict | None:
     out["decode_ceiling_tps"] = min(ceilings) if ceilings else None
     hardware = next((r["speed"].get("hardware") for r in measured if r["speed"].get("hardware")), None)
     out["hardware"] = (hardware or {}).get("description")
+    busiest = max((_busy(r["speed"].get("host")) for r in measured), default=None, key=lambda b: b or 0)
+    out["host_busy"] = busiest  # highest 1-minute load per CPU seen by a local speed item, when > 1
 
     out["items"] = {}
     for r in measured:
@@ -97,6 +99,15 @@ def speed_section(rows: list[dict]) -> dict | None:
                              "ttft_s": spread([s.get("ttft_s") for s in samples]), "samples": len(samples)}
     out["concurrency"] = sweep
     return out
+
+
+def _busy(host: dict | None) -> float | None:
+    """Load average per CPU on a local server's machine during an item, when it was oversubscribed."""
+    if not host or not host.get("cpus"):
+        return None
+    load = max((host.get(k) or 0) for k in ("load_1m_before", "load_1m_after"))
+    per_cpu = load / host["cpus"]
+    return round(per_cpu, 2) if per_cpu > 1 else None
 
 
 def goodput(rows: list[dict], slo: dict | None) -> dict | None:
@@ -188,6 +199,8 @@ def render_markdown(name: str, model: dict) -> list[str]:
                   (f" - {'; '.join(speed['plausibility_reasons'])}" if speed["plausibility_reasons"] else "")]
         if speed.get("estimated_tokens"):
             lines.append("Token counts are estimated (the server reported no usage).")
+        if speed.get("host_busy"):
+            lines.append(f"Warning: this machine was busy while measuring (load {speed['host_busy']:.1f} per CPU).")
         lines.append("")
     if good:
         if not speed:
@@ -241,6 +254,9 @@ def render_terminal(name: str, model: dict) -> list[str]:
         out.append(verdict)
         if speed.get("estimated_tokens"):
             out.append("    token counts estimated: the server reported no usage")
+        if speed.get("host_busy"):
+            out.append(f"    warning: this machine was busy while measuring (load {speed['host_busy']:.1f} per CPU): "
+                       "other work slowed the local server")
     if good:
         out.append(f"  goodput ({_slo_text(good['slo'])}): {_pct(good['rate'])} "
                    f"({good['good']}/{good['n']} correct and within the targets)")
