@@ -178,3 +178,12 @@ def test_goodput_counts_correct_and_within_targets():
     assert goodput(rows, {}) is None
     assert goodput(rows, {"decode_tps": 40.0})["good"] == 4
     assert accuracy_timings(rows)["n"] == 5
+
+
+def test_busy_host_is_reported():
+    quiet = _speed_row("SP01", decode=[80], ttft=[0.1])
+    quiet["speed"]["host"] = {"cpus": 2, "load_1m_before": 0.5, "load_1m_after": 1.2}
+    assert speed_section([quiet])["host_busy"] is None
+    busy = _speed_row("SP02", decode=[80], ttft=[0.1])
+    busy["speed"]["host"] = {"cpus": 2, "load_1m_before": 3.0, "load_1m_after": 5.0}
+    assert speed_section([quiet, busy])["host_busy"] == 2.5
