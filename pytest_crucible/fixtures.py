@@ -104,3 +104,21 @@ def crucible_result(request, crucible_case, crucible_model, crucible_client) -> 
     if row["outcome"] == "skipped":
         pytest.skip(row["reason"])
     return row
+
+
+@pytest.fixture
+def crucible_sandbox():
+    """The bubblewrap sandbox this process grades code in (canary checked), for tests that run code.
+    Skips when there is none: no bwrap and no --allow-unsandboxed."""
+    from . import sandbox
+    from .errors import SandboxError
+    from .graders.code import canary
+    reason = sandbox.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    box = sandbox.get_sandbox()
+    try:
+        canary(box)
+    except SandboxError as exc:
+        pytest.fail(f"infrastructure error (not scored): {exc}", pytrace=False)
+    return box

@@ -287,3 +287,16 @@ def test_humaneval_import_becomes_items(project, loopback):
     result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--no-builtin-cases",
                  "-k", "HumanEval-0[ or HumanEval-1[ or HumanEval-2[ or HumanEval-3[")
     result.assert_outcomes(passed=3, failed=1)  # HumanEval-3 got no scripted solution
+
+
+@pytest.mark.skipif(not __import__("shutil").which("bwrap"), reason="needs bubblewrap")
+def test_sandbox_fixture_for_users(pytester):
+    pytester.makepyfile(test_user="""
+        def test_runs_isolated(crucible_sandbox, monkeypatch):
+            monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+            result = crucible_sandbox.run_python(
+                "import os; print(os.environ.get('OPENAI_API_KEY')); print(6 * 7)", timeout_s=10)
+            assert result.returncode == 0 and result.stdout.split() == ["None", "42"]
+            assert crucible_sandbox.mode == "bwrap"
+    """)
+    run(pytester).assert_outcomes(passed=1)
