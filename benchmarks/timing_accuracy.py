@@ -365,12 +365,11 @@ def main(argv: list[str] | None = None) -> int:
     with loopback_process() as base_url:
         client = ChatClient(base_url, None, model_id=MODEL_ID, max_retries=0, timeout=30)
         results = [measure_scenario(base_url, sc, repeats=args.repeats, client=client) for sc in SCENARIOS]
+        timed = [r for r in results if r["scenario"].ttft > 0]
+        print("\n".join(loopback_table(results)))
+        print(f"worst median TTFT error: {max(abs(r['ttft_error_median_ms']) for r in timed):.2f} ms; "
+              f"worst median decode error: {max(abs(r['decode_error_median_pct']) for r in results):.2f} %")
         client.close()
-    for line in loopback_table(results):
-        print(line)
-    timed = [r for r in results if r["scenario"].ttft > 0]
-    print(f"worst median TTFT error: {max(abs(r['ttft_error_median_ms']) for r in timed):.2f} ms; "
-          f"worst median decode error: {max(abs(r['decode_error_median_pct']) for r in results):.2f} %")
 
     if args.no_llama:
         return 0

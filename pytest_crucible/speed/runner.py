@@ -99,6 +99,28 @@ def model_hardware(model, settings: SpeedSettings, base_url: str | None) -> Hard
     return resolve_hardware(model, base_url=base_url, gpus=list(_gpu_names_once()))
 
 
+def concurrency_skip(model, streams: int) -> str | None:
+    """Why `streams` requests at once do not apply to this model's endpoint, or None."""
+    if streams <= 1:
+        return None
+    launch = getattr(model, "launch", None)
+    if launch:
+        args = [str(a) for a in launch.get("args") or ()]
+        slots = 1
+        for flag in ("--parallel", "-np"):
+            if flag in args and args.index(flag) + 1 < len(args) and args[args.index(flag) + 1].isdigit():
+                slots = int(args[args.index(flag) + 1])
+        if launch.get("server", "python") == "python" or slots < streams:
+            return (f"{streams} concurrent streams, but the launched server runs {slots} request(s) at a time "
+                    "(llama-cpp-python: always 1; a llama-server binary: pass --parallel N in launch.args)")
+        return None
+    provider = getattr(model, "provider", None)
+    if provider is not None and streams > provider.concurrency:
+        return (f"{streams} concurrent streams, but provider {provider.name} allows {provider.concurrency} "
+                f"(raise providers.{provider.name}.concurrency to measure batching)")
+    return None
+
+
 def _one_request(client, case, params: dict, nonce: str) -> tuple[object, float, float]:
     messages = with_nonce(case.messages, nonce)
     started = time.perf_counter()
@@ -182,10 +204,8 @@ def run_speed_case(case, model, client, *, repeat: int = 1, run_id: str | None =
     row = base_row(case, model, repeat, run_id)
     row["params"]["speed_plan"] = asdict(plan)
     reason = skip_reason(case, model)
-    provider = getattr(model, "provider", None)
-    if reason is None and provider is not None and plan.concurrency > provider.concurrency:
-        reason = (f"{plan.concurrency} concurrent streams, but provider {provider.name} allows "
-                  f"{provider.concurrency} (raise providers.{provider.name}.concurrency to measure batching)")
+    if reason is None:
+        reason = concurrency_skip(model, plan.concurrency)
     if reason:
         row.update(outcome="skipped", reason=reason)
         return row
