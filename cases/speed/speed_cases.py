@@ -5,9 +5,6 @@ Each case's `grader` is its speed plan ({type: speed, warmup, repeats, concurren
 with a fresh random nonce. The prompts ask for long answers so there is plenty of decoding to time;
 `max_tokens` bounds it. Items tagged `sweep` share one prompt and form the concurrency sweep (1, 4, 16
 streams); levels above a provider's `concurrency` are skipped.
-
-The cases are built as `Case` objects here because the `speed` plan is not a grader type of the
-accuracy registry; `check_plan` validates them all the same.
 """
 
 import sys

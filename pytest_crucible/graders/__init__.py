@@ -23,6 +23,7 @@ _MODULES = {
     "mapping": "mapping",
     "tool_calls": "tool_calls",
     "code": "code",
+    "speed": "speed",
 }
 
 
