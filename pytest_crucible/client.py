@@ -485,6 +485,8 @@ class ChatClient:
         finish: str | None = None
         answered: str | None = None
         usage: Any = None
+        received = 0
+        chunk_cap, char_cap = 2 * max_tokens + 64, 64 * max_tokens + 4096
         try:
             with stream:
                 for chunk in stream:
@@ -512,6 +514,11 @@ class ChatClient:
                             finish = choice.finish_reason
                     if item.reasoning or item.content or item.tool:
                         chunks.append(item)
+                        received += len(item.reasoning) + len(item.content)
+                        if len(chunks) > chunk_cap or received > char_cap:
+                            # the server ignores max_tokens: stop reading, and never grade this as complete
+                            finish = "length"
+                            break
         except ModelMismatchError:
             raise
         except (openai.APIError, httpx2.HTTPError, OSError, ValueError) as exc:

@@ -61,10 +61,31 @@ def load_yaml(path: Path, error_type: type[Exception]):
     except UnicodeDecodeError:
         raise error_type("file is not UTF-8 text", file=str(path)) from None
     try:
-        return yaml.load(text, Loader=_LineLoader)
+        data = yaml.load(text, Loader=_LineLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         raise error_type(f"invalid YAML: {exc.problem or exc.context}", file=str(path), line=line) from None
     except yaml.YAMLError as exc:
         raise error_type(f"invalid YAML: {exc}", file=str(path)) from None
+    except RecursionError:
+        raise error_type("invalid YAML: nested too deeply", file=str(path)) from None
+    if _expanded_size(data, {}) > MAX_EXPANDED_NODES:
+        raise error_type(f"YAML expands to more than {MAX_EXPANDED_NODES:,} values through anchors and aliases; "
+                         "write the data out or use fewer nested aliases", file=str(path))
+    return data
+
+
+MAX_EXPANDED_NODES = 1_000_000
+
+
+def _expanded_size(value, memo: dict) -> int:
+    """Values the document holds once every alias is copied out (aliases share objects until then)."""
+    if not isinstance(value, (dict, list)):
+        return 1
+    key = id(value)
+    if key not in memo:
+        memo[key] = 0  # a self-referencing alias counts once
+        items = value.values() if isinstance(value, dict) else value
+        memo[key] = 1 + sum(min(_expanded_size(v, memo), MAX_EXPANDED_NODES + 1) for v in items)
+    return memo[key]

@@ -94,3 +94,24 @@ def test_duplicate_ids_across_files(tmp_path):
     write(tmp_path, "b.cases.yaml", one)
     with pytest.raises(CaseError, match="duplicate case id"):
         load_cases([tmp_path])
+
+
+def test_alias_bomb_is_refused_quickly(tmp_path):
+    levels = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    levels += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    path = write(tmp_path, "bomb.cases.yaml", "\n".join(levels) + "\ncases: []\n")
+    with pytest.raises(CaseError, match="expands to more than"):
+        load_case_file(path)
+
+
+def test_aliases_for_shared_tool_definitions_still_work(tmp_path):
+    path = write(tmp_path, "tools.cases.yaml", """\
+        cases:
+          - {id: T1, category: tooluse, difficulty: easy, prompt: p,
+             tools: [&tool {type: function, function: {name: f, parameters: {type: object}}}],
+             grader: {type: tool_calls, calls: [{name: f}]}}
+          - {id: T2, category: tooluse, difficulty: easy, prompt: q, tools: [*tool],
+             grader: {type: tool_calls, calls: [{name: f}]}}
+        """)
+    t1, t2 = load_case_file(path)
+    assert t1.tools == t2.tools and t2.tools[0]["function"]["name"] == "f"

@@ -426,3 +426,11 @@ def test_timings_match_injected_delays(loopback, make_client):
         assert response.timings.e2e_s >= times[-1]
     assert abs(statistics.median(ttfts) - 0.2) < 0.006, ttfts
     assert abs(statistics.median(rates) / 100.0 - 1) < 0.05, rates
+
+
+def test_a_server_that_ignores_max_tokens_is_cut_off_as_truncated(loopback):
+    loopback.script(default=Reply("word " * 5000))
+    with ChatClient(loopback.base_url, model_id="loopback-model", max_retries=0) as client:
+        response = client.chat([{"role": "user", "content": "hi"}], max_tokens=16)
+    assert response.truncated and response.finish_reason == "length"
+    assert len(response.timings.chunk_times) <= 2 * 16 + 65
