@@ -300,3 +300,21 @@ def test_sandbox_fixture_for_users(pytester):
             assert crucible_sandbox.mode == "bwrap"
     """)
     run(pytester).assert_outcomes(passed=1)
+
+
+def test_api_key_goes_only_to_the_authorization_header(pytester, loopback, monkeypatch):
+    secret = "sk-test-4f9c2e7a1b8d"
+    monkeypatch.setenv("LOOP_KEY", secret)
+    pytester.makefile(".yaml", models=models_yaml(loopback.base_url).replace(
+        "max_retries: 1", "max_retries: 1\n    api_key_env: LOOP_KEY"))
+    loopback.script(default=Reply("Answer: 3"))
+    result = run(pytester, "--models", "m1", "-m", "math", "-rA", "--json-report", "--json-report-file", "jr.json")
+    assert loopback.chat_count > 0
+    for request in loopback.chat_requests:
+        assert request.headers["authorization"] == f"Bearer {secret}"
+        assert secret not in request.raw_body.decode()
+    latest = pytester.path / "crucible-results" / "latest"
+    for text in (result.stdout.str(), result.stderr.str(), (latest / "rows.jsonl").read_text(),
+                 (latest / "report.json").read_text(), (latest / "report.md").read_text(),
+                 (pytester.path / "jr.json").read_text()):
+        assert secret not in text
