@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import datetime, timezone
 
@@ -10,6 +11,11 @@ from .case import Case
 from .config import ModelSpec
 from .errors import CaseError, InfraError
 from .response import Response
+
+
+# A server refusing a prompt longer than its context: the case does not apply to this model (a skip).
+CONTEXT_REFUSAL = re.compile(r"rejected the request.*(context (length|window|size)|maximum context|n_ctx|"
+                             r"prompt is too long|too many tokens|exceeds? the (model's )?context)", re.I)
 
 
 def skip_reason(case: Case, model: ModelSpec) -> str | None:
@@ -90,7 +96,8 @@ def _run_accuracy_case(case: Case, model: ModelSpec, client, *, repeat: int, run
         response = client.chat(list(case.messages), max_tokens=case.max_tokens, tools=list(case.tools) or None,
                                tool_choice=case.tool_choice, params=request_params(case, model))
     except InfraError as exc:
-        row.update(outcome="error", reason=str(exc), wall_s=round(time.perf_counter() - started, 4))
+        outcome = "skipped" if CONTEXT_REFUSAL.search(str(exc)) else "error"
+        row.update(outcome=outcome, reason=str(exc), wall_s=round(time.perf_counter() - started, 4))
         return row
     response.max_tokens = response.max_tokens or case.max_tokens
     row.update(response_fields(response, model))

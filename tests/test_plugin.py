@@ -318,3 +318,14 @@ def test_api_key_goes_only_to_the_authorization_header(pytester, loopback, monke
                  (latest / "report.json").read_text(), (latest / "report.md").read_text(),
                  (pytester.path / "jr.json").read_text()):
         assert secret not in text
+
+
+def test_prompt_longer_than_the_servers_context_is_a_skip(project, loopback):
+    loopback.fault(400, times=None, message="Requested tokens (9000) exceed context window of 2048")
+    result = run(project, "--models", "m1", "-k", "LC01", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*exceed context window of 2048*"])
+    loopback.clear_faults()
+    loopback.fault(400, times=None, message="unknown parameter: frobnicate")
+    result = run(project, "--models", "m1", "-k", "LC01")
+    result.assert_outcomes(errors=1)
