@@ -329,3 +329,15 @@ def test_prompt_longer_than_the_servers_context_is_a_skip(project, loopback):
     loopback.fault(400, times=None, message="unknown parameter: frobnicate")
     result = run(project, "--models", "m1", "-k", "LC01")
     result.assert_outcomes(errors=1)
+
+
+def test_last_failed_and_exitfirst(project, loopback):
+    math = [c for c in SUITE if c.category == "math"]
+    right = next(c for c in math if c.verify.get("reference"))
+    loopback.script(rules=[(right.messages[-1]["content"], Reply(right.verify["reference"]))], default="Answer: -1")
+    first = project.runpytest_subprocess("--models", "m1", "-m", "math")
+    first.assert_outcomes(passed=1, failed=len(math) - 1)
+    again = project.runpytest_subprocess("--models", "m1", "-m", "math", "--lf")
+    again.assert_outcomes(failed=len(math) - 1)
+    stop = project.runpytest_subprocess("--models", "m1", "-m", "math", "-x")
+    assert stop.parseoutcomes()["failed"] == 1
