@@ -30,7 +30,7 @@ from pytest_crucible.lease.locks import LeaseDir, LeaseTimeout, acquire
 from pytest_crucible.lease.manager import resolve_devices
 from pytest_crucible.lease.process import (ProcessId, identify, kill_group, kill_recorded, pid_alive,
                                            spawn_guarded, still_the_same, wait_exec)
-from pytest_crucible.lease.spec import LaunchSpec, LaunchSpecError, package_gguf, validate_launch
+from pytest_crucible.lease.spec import LaunchSpec, package_gguf, validate_launch
 
 FAKE_SERVER = '''\
 #!{python}

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
 from ..errors import InfraError
-from .http import HTTPFailure, get_json, post_json
+from .http import HTTPFailure
 
 
 class DisplaceError(InfraError):

@@ -18,7 +18,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Callable
