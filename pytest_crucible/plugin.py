@@ -196,7 +196,13 @@ class CaseItem(pytest.Function):
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     session = config.stash.get(SESSION_KEY, None)
-    if session is None or not session.profile:
+    if session is None:
+        return
+    if sum(1 for m in session.models if m.launch) > 1:
+        # local models that share a device take turns: one model's items together, not a swap per item
+        order = {m.name: i for i, m in enumerate(session.models)}
+        items.sort(key=lambda i: order.get(getattr(i, "crucible_model_name", None), -1))
+    if not session.profile:
         return
     cases = list({id(i.crucible_case): i.crucible_case for i in items if isinstance(i, CaseItem)}.values())
     keep_ids = {c.id for c in session.select(cases)[0]}

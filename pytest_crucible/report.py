@@ -106,6 +106,9 @@ def render_markdown(report: dict) -> str:
     lines = [f"# pytest-crucible report {meta.get('run_id', '')}".rstrip(), ""]
     if meta.get("unsandboxed"):
         lines += ["**Warning: code cases ran UNSANDBOXED (--allow-unsandboxed).**", ""]
+    local = _local_summaries(meta)
+    if local:
+        lines += [f"- {name}: {text}" for name, text in local] + [""]
     if not models:
         return "\n".join(lines + ["No results."]) + "\n"
     lines += ["| Model | Total | Hard | Errors | Skipped | Cost (USD) |", "| --- | --- | --- | --- | --- | --- |"]
@@ -131,8 +134,18 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_terminal(report: dict) -> list[str]:
+def _local_summaries(meta: dict) -> list[tuple[str, str]]:
+    """(model, 'GGUF size 98.4 MB, quant Q4_1, ...') for each model the run launched itself."""
     out = []
+    for name, info in (meta.get("models") or {}).items():
+        local = info.get("local") if isinstance(info, dict) else None
+        if local:
+            out.append((name, local.get("gguf_summary") or local.get("error") or local.get("source", "")))
+    return out
+
+
+def render_terminal(report: dict) -> list[str]:
+    out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
     if (report.get("meta") or {}).get("unsandboxed"):
         out.append("WARNING: code cases ran unsandboxed (--allow-unsandboxed)")
     for name, m in report["models"].items():

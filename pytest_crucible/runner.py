@@ -28,6 +28,10 @@ def skip_reason(case: Case, model: ModelSpec) -> str | None:
     return None
 
 
+def max_tokens_for(case: Case, model: ModelSpec) -> int:
+    return min(case.max_tokens, model.max_tokens) if model.max_tokens else case.max_tokens
+
+
 def request_params(case: Case, model: ModelSpec) -> dict:
     params = dict(model.params)
     params.update(case.params)
@@ -48,7 +52,7 @@ def base_row(case: Case, model: ModelSpec, repeat: int, run_id: str | None = Non
         "started_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
         "outcome": None,
         "reason": "",
-        "params": {"max_tokens": case.max_tokens, **request_params(case, model)},
+        "params": {"max_tokens": max_tokens_for(case, model), **request_params(case, model)},
     }
 
 
@@ -93,13 +97,14 @@ def _run_accuracy_case(case: Case, model: ModelSpec, client, *, repeat: int, run
         return row
     started = time.perf_counter()
     try:
-        response = client.chat(list(case.messages), max_tokens=case.max_tokens, tools=list(case.tools) or None,
+        response = client.chat(list(case.messages), max_tokens=max_tokens_for(case, model),
+                               tools=list(case.tools) or None,
                                tool_choice=case.tool_choice, params=request_params(case, model))
     except InfraError as exc:
         outcome = "skipped" if CONTEXT_REFUSAL.search(str(exc)) else "error"
         row.update(outcome=outcome, reason=str(exc), wall_s=round(time.perf_counter() - started, 4))
         return row
-    response.max_tokens = response.max_tokens or case.max_tokens
+    response.max_tokens = response.max_tokens or max_tokens_for(case, model)
     row.update(response_fields(response, model))
     try:
         result = grade(case, response)

@@ -90,8 +90,7 @@ class RunSession:
         return {
             "run_id": self.run_id,
             "crucible_version": __version__,
-            "models": {m.name: {"model_id": m.model_id,
-                                "provider": m.provider.name if m.provider else "local"} for m in self.models},
+            "models": {m.name: self._model_meta(m) for m in self.models},
             "profile": self.profile_name,
             "repeats": self.repeats,
             "config": str(self.config.path) if self.config.path else None,
@@ -99,6 +98,14 @@ class RunSession:
             "pid": os.getpid(),
             **self.flags,
         }
+
+    @staticmethod
+    def _model_meta(model: ModelSpec) -> dict:
+        meta = {"model_id": model.model_id, "provider": model.provider.name if model.provider else "local"}
+        if model.launch:
+            from .lease import local_model_meta
+            meta["local"] = local_model_meta(model)  # GGUF size, quant, parameters: the report header
+        return meta
 
     def finish(self) -> dict | None:
         """Write report.json and report.md once; later calls return the same report."""
