@@ -109,3 +109,30 @@ def test_config_lookup_order(tmp_path, monkeypatch):
 def test_missing_file_says_how_to_create(tmp_path):
     with pytest.raises(ConfigError, match="crucible init"):
         load_config(tmp_path / "absent.yaml")
+
+
+def test_model_max_tokens_caps_every_case(tmp_path, loopback):
+    from pytest_crucible.case import build_case
+    from pytest_crucible.client import ChatClient
+    from pytest_crucible.runner import run_case
+    cfg = load_config(write(tmp_path, f"""\
+        providers:
+          loop: {{base_url: "{loopback.base_url}"}}
+        models:
+          - {{name: small, provider: loop, max_tokens: 256}}
+          - {{name: big, provider: loop}}
+        """))
+    case = build_case({"id": "M1", "category": "math", "difficulty": "easy", "prompt": "1+1?",
+                       "max_tokens": 4096, "grader": {"type": "numeric", "answer": 2}}, tmp_path / "x.cases.yaml")
+    for name, expected in (("small", 256), ("big", 4096)):
+        model = cfg.select(name)[0]
+        with ChatClient(loopback.base_url, model_id=model.model_id) as client:
+            row = run_case(case, model, client)
+        assert row["params"]["max_tokens"] == expected
+        assert loopback.chat_requests[-1].body["max_tokens"] == expected
+
+
+def test_model_max_tokens_must_be_positive(tmp_path):
+    path = write(tmp_path, "providers:\n  p: {base_url: 'http://x/v1'}\nmodels:\n  - {name: a, provider: p, max_tokens: 0}\n")
+    with pytest.raises(ConfigError, match="max_tokens must be a positive"):
+        load_config(path)
