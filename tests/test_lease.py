@@ -20,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from polling import wait_for
 
 from pytest_crucible.config import BUILTIN_TAG, load_config
 from pytest_crucible.errors import ConfigError
@@ -102,15 +103,6 @@ def fake_model(binary: Path, name: str = "fake", **launch) -> SimpleNamespace:
             "context": 512, "startup_timeout": 10, "lease_timeout": 5, **launch}
     return SimpleNamespace(name=name, model_id=name, launch=validate_launch(spec), tags=(), provider=None)
 
-
-def wait_for(check, timeout: float = 10.0, poll: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(poll)
-    return check()
 
 
 @pytest.fixture
@@ -512,7 +504,8 @@ def test_python_server_command_line(tmp_path):
     pairs = dict(zip(cmd[3::2], cmd[4::2]))
     assert pairs == {"--model": "/m.gguf", "--host": "127.0.0.1", "--port": "4321", "--n_ctx": "8192",
                      "--n_threads": "2", "--n_threads_batch": "2", "--n_gpu_layers": "0",
-                     "--model_alias": "s-id", "--chat_format": "chatml-function-calling"}
+                     "--model_alias": "s-id", "--interrupt_requests": "False",
+                     "--chat_format": "chatml-function-calling"}
     assert server.environment()["CUDA_VISIBLE_DEVICES"] == ""
 
 

@@ -111,7 +111,9 @@ class LlamaServer:
             cmd = [*exe, "--model", str(self.gguf), "--host", HOST, "--port", str(port),
                    "--n_ctx", str(spec.context), "--n_threads", str(self.threads()),
                    "--n_threads_batch", str(self.threads()), "--n_gpu_layers", str(self.gpu_layers()),
-                   "--model_alias", spec.model_id]
+                   "--model_alias", spec.model_id,
+                   # by default a new request cuts off the stream in progress: xdist workers share this server
+                   "--interrupt_requests", "False"]
             if spec.chat_format:
                 cmd += ["--chat_format", spec.chat_format]
         return cmd + list(spec.args)

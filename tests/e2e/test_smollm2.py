@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from polling import wait_for
 
 from pytest_crucible.lease import LeaseManager
 from pytest_crucible.lease.locks import LeaseDir, list_leases
@@ -54,15 +55,6 @@ cases:
     max_tokens: 3000
 """
 
-
-def wait_for(check, timeout=30.0, poll=0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(poll)
-    return check()
 
 
 def history(lease_dir) -> list[dict]:
