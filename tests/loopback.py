@@ -143,6 +143,9 @@ class RecordedRequest:
     body: Any                 # parsed JSON, or None
     raw_body: bytes
     received_at: float        # time.perf_counter() at arrival
+    # time.perf_counter() right after each token chunk was written: the truth a timing test compares
+    # with (sleeping to a deadline can wake a few ms late on a busy machine)
+    token_sent_at: list[float] = field(default_factory=list)
 
     def header(self, name: str, default: str | None = None) -> str | None:
         return self.headers.get(name.lower(), default)
@@ -325,7 +328,7 @@ class _Handler(BaseHTTPRequestHandler):
         reply = owner._choose_reply(body)
         try:
             if body.get("stream"):
-                self._stream(body, reply, fault, arrived)
+                self._stream(body, reply, fault, arrived, record)
             else:
                 self._complete(body, reply, arrived)
         except _ClientGone:
@@ -365,7 +368,8 @@ class _Handler(BaseHTTPRequestHandler):
                 "prompt_tokens_details": {"cached_tokens": 0},
                 "completion_tokens_details": {"reasoning_tokens": reasoning}}
 
-    def _stream(self, body: Mapping[str, Any], reply: Reply, fault: Fault | None, arrived: float) -> None:
+    def _stream(self, body: Mapping[str, Any], reply: Reply, fault: Fault | None, arrived: float,
+                record: RecordedRequest) -> None:
         owner = self.server.owner
         model = reply.model if reply.model is not None else body.get("model")
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -406,6 +410,7 @@ class _Handler(BaseHTTPRequestHandler):
                 index, piece = payload
                 delta = {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
             self._send_event(chunk(delta))
+            record.token_sent_at.append(time.perf_counter())
             sent += 1
         if fault is not None and fault.kind != "status" and sent <= fault.after:
             return self._break_stream(fault)

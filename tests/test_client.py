@@ -415,17 +415,23 @@ def test_timings_match_injected_delays(loopback, make_client):
     loopback.script(default=Reply(" ".join(["tok"] * n_tokens), first_token_delay=0.2, token_delay=0.01))
     client = make_client()
     client.chat(HI, max_tokens=64)  # warm-up: first-request costs of the openai client
-    ttfts, rates = [], []
+    ttft_errors, rate_ratios = [], []
     for _ in range(4):
         response = client.chat(HI, max_tokens=64)
         times = response.timings.chunk_times
         assert len(times) == n_tokens == response.usage.completion_tokens
-        ttfts.append(response.timings.ttft_s)
-        rates.append((n_tokens - 1) / (times[-1] - times[0]))
         assert response.timings.ttft_answer_s == response.timings.ttft_s
         assert response.timings.e2e_s >= times[-1]
-    assert abs(statistics.median(ttfts) - 0.2) < 0.006, ttfts
-    assert abs(statistics.median(rates) / 100.0 - 1) < 0.05, rates
+        assert response.timings.ttft_s >= 0.2  # never earlier than the injected delay
+        # the truth is when the server really wrote each token (a sleep may wake late on a busy box)
+        sent = loopback.chat_requests[-1].token_sent_at
+        received = loopback.chat_requests[-1].received_at
+        ttft_errors.append(response.timings.ttft_s - (sent[0] - received))
+        rate_ratios.append(((n_tokens - 1) / (times[-1] - times[0])) / ((n_tokens - 1) / (sent[-1] - sent[0])))
+    # what is left is the request's way there and back on loopback; the server notes its send time just
+    # after writing, so a descheduled server thread can make the error slightly negative
+    assert -0.002 <= statistics.median(ttft_errors) < 0.005, ttft_errors
+    assert abs(statistics.median(rate_ratios) - 1) < 0.02, rate_ratios
 
 
 def test_a_server_that_ignores_max_tokens_is_cut_off_as_truncated(loopback):
