@@ -5,7 +5,20 @@ from __future__ import annotations
 import pytest
 
 from .config import ModelSpec
-from .runner import run_case
+from .runner import base_row, run_case
+
+
+def _infra_error(request, message: str):
+    """Fail the item's setup as an infrastructure error (a pytest ERROR, never a model failure). A case
+    item that has no row yet gets an error row, so the failure is in rows.jsonl and the report too."""
+    node = request.node
+    if getattr(node, "crucible_case", None) is not None and getattr(node, "crucible_row", None) is None:
+        session = _run_session(request)
+        row = base_row(node.crucible_case, session.model(node.crucible_model_name), node.crucible_repeat,
+                       session.run_id)
+        row.update(outcome="error", reason=message)
+        node.crucible_row = row
+    pytest.fail(f"infrastructure error (not scored): {message}", pytrace=False)
 
 
 def _run_session(request):
@@ -71,7 +84,7 @@ def crucible_lease(request, crucible_model, crucible_leases):
     try:
         return crucible_leases.server_for(crucible_model)
     except LocalServerError as exc:
-        pytest.fail(f"infrastructure error (not scored): {exc}", pytrace=False)
+        _infra_error(request, str(exc))
 
 
 @pytest.fixture
@@ -100,14 +113,14 @@ def crucible_result(request, crucible_case, crucible_model, crucible_client) -> 
                    repeat=getattr(request.node, "crucible_repeat", 1), run_id=session.run_id)
     request.node.crucible_row = row
     if row["outcome"] == "error":
-        pytest.fail(f"infrastructure error (not scored): {row['reason']}", pytrace=False)
+        _infra_error(request, row["reason"])
     if row["outcome"] == "skipped":
         pytest.skip(row["reason"])
     return row
 
 
 @pytest.fixture
-def crucible_sandbox():
+def crucible_sandbox(request):
     """The bubblewrap sandbox this process grades code in (canary checked), for tests that run code.
     Skips when there is none: no bwrap and no --allow-unsandboxed."""
     from . import sandbox
@@ -120,5 +133,5 @@ def crucible_sandbox():
     try:
         canary(box)
     except SandboxError as exc:
-        pytest.fail(f"infrastructure error (not scored): {exc}", pytrace=False)
+        _infra_error(request, str(exc))
     return box

@@ -686,6 +686,12 @@ def test_lease_failure_is_an_error_not_a_model_failure(pytester, fake_binary, le
         proc.wait()
     result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines([f"*device cpu is leased by pid {proc.pid} (model someone-else) since *"])
+    # the errors are on record: rows and report show them, apart from the rates
+    rows = [json.loads(line) for line in (pytester.path / "out" / "latest" / "rows.jsonl").read_text().splitlines()]
+    assert {r["case_id"]: r["outcome"] for r in rows} == {"add-two": "error", "add-three": "error"}
+    assert all("device cpu is leased by pid" in r["reason"] for r in rows)
+    total = json.loads((pytester.path / "out" / "latest" / "report.json").read_text())["models"]["fake"]["total"]
+    assert (total["errors"], total["n"], total["rate"]) == (2, 0, None)
 
 
 def test_a_lease_held_by_another_run_makes_the_next_run_wait(pytester, fake_binary, lease_dir, monkeypatch):
