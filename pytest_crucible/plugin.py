@@ -96,20 +96,17 @@ def pytest_configure(config: pytest.Config) -> None:
         speed = speed_settings.build(
             bandwidth=_option(config, "crucible_bandwidth"), slo=_option(config, "crucible_slo"),
             warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
+        session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     speed_settings.configure(speed)  # this process's speed runner reads it
     session.flags.update(speed.to_meta())
     sandbox.configure(allow_unsandboxed=config.getoption("allow_unsandboxed"))
-    session.flags["sandbox"] = sandbox.sandbox_mode()
-    session.flags["unsandboxed"] = sandbox.sandbox_mode() == "unsandboxed"
-    if session.flags["unsandboxed"] and session.controller:
+    mode = sandbox.sandbox_mode()
+    session.flags.update(sandbox=mode, unsandboxed=mode == "unsandboxed")
+    if mode == "unsandboxed" and session.controller:
         config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
     config.stash[SESSION_KEY] = session
-    try:
-        session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
-    except CrucibleError as exc:
-        raise pytest.UsageError(str(exc)) from None
     _add_builtin_suite(config, session)
     if session.controller:
         config.pluginmanager.register(RunRecorder(session), "crucible-recorder")
@@ -206,8 +203,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     cases = list({id(i.crucible_case): i.crucible_case for i in items if isinstance(i, CaseItem)}.values())
     keep_ids = {c.id for c in session.select(cases)[0]}
-    selected = [i for i in items if not isinstance(i, CaseItem) or i.crucible_case.id in keep_ids]
-    deselected = [i for i in items if i not in selected]
+    selected, deselected = [], []
+    for item in items:  # one pass: `item in list` per item would be quadratic on large imports
+        kept = not isinstance(item, CaseItem) or item.crucible_case.id in keep_ids
+        (selected if kept else deselected).append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected
