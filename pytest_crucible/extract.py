@@ -3,7 +3,7 @@
 Pure text functions, shared by every grader:
 
 - `clean_answer`   reasoning, polite preambles and whole-reply markdown wrappers removed;
-- `code_blocks` / `code_block`   fenced code, the right block for a language;
+- `code_blocks`    fenced code blocks with their language (graders/code.py picks the one to run);
 - `find_answer`    the explicit answer line (`Answer: 42`, `\\boxed{42}`, `#### 42`), last one wins;
 - `find_json`      a JSON object or array inside fences or prose (balanced scan, strings respected);
 - `numbers`        every number written in a text, as exact fractions;
@@ -126,22 +126,6 @@ def code_blocks(text: str) -> list[CodeBlock]:
             i += 1
         blocks.append(CodeBlock(_lang(info), "\n".join(body), closed))
     return blocks
-
-
-def code_block(text: str, language: str | None = None, pick: str = "longest") -> str | None:
-    """The block that holds the answer for `language`: blocks tagged with it, else untagged ones.
-
-    Among those, the longest (the solution, not a usage snippet) or, with pick="last", the last one.
-    """
-    blocks = code_blocks(text)
-    if language is not None:
-        want = _lang(language)
-        blocks = [b for b in blocks if b.language == want] or [b for b in blocks if not b.language]
-    if not blocks:
-        return None
-    if pick == "last":
-        return blocks[-1].code
-    return max(reversed(blocks), key=lambda b: len(b.code.strip())).code
 
 
 _WRAPPERS = (("**", "**"), ("`", "`"), ("*", "*"))  # not "_": it would eat __dunder__ names

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from pytest_crucible.extract import (
     clean_answer,
-    code_block,
     code_blocks,
     find_answer,
     find_json,
@@ -137,18 +136,6 @@ def test_code_blocks_languages_and_order():
     assert [b.language for b in blocks] == ["python", "python", "bash"]
     assert all(b.closed for b in blocks)
     assert blocks[0].code == "def helper():\n    return 1"
-
-
-def test_code_block_picks_the_longest_block_of_the_language():
-    assert code_block(REPLY_WITH_BLOCKS, "python").startswith("def solve(xs):")
-    assert code_block(REPLY_WITH_BLOCKS, "py").startswith("def solve(xs):")
-    assert code_block(REPLY_WITH_BLOCKS, "sh") == "python solve.py"
-    assert code_block(REPLY_WITH_BLOCKS, "python", pick="last").startswith("def solve")
-    assert code_block("no fences here", "python") is None
-
-
-def test_code_block_falls_back_to_untagged_blocks():
-    assert code_block("```\nprint(1)\n```\n```js\nx()\n```", "python") == "print(1)"
 
 
 def test_unclosed_fence_at_end_of_reply():
