@@ -1,4 +1,4 @@
-"""Append-only result rows (JSONL), one per item, flushed as the item ends; resume keys."""
+"""Append-only result rows (JSONL), one per item, flushed as the item ends."""
 
 from __future__ import annotations
 
@@ -13,11 +13,6 @@ ROWS_FILE = "rows.jsonl"
 
 def new_run_id() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
-
-
-def row_key(row: dict) -> tuple:
-    """Identifies one observation, so an interrupted run can be resumed or re-run row by row."""
-    return (row.get("model"), row.get("case_id"), row.get("repeat", 1))
 
 
 class RunStore:

@@ -8,7 +8,7 @@ with `current()` unless it is handed one explicitly.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .hardware import parse_bandwidth
 
@@ -97,7 +97,3 @@ def configure(settings: SpeedSettings | None) -> None:
 
 def current() -> SpeedSettings:
     return _current
-
-
-def with_overrides(settings: SpeedSettings, **changes) -> SpeedSettings:
-    return replace(settings, **changes)
