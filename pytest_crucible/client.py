@@ -4,10 +4,13 @@ One :meth:`ChatClient.chat` call sends one streamed chat completion (retrying on
 returns a :class:`~pytest_crucible.response.Response`: the answer with reasoning split off, tool calls,
 finish reason, the model the server answered as, token usage and timings measured from the stream.
 
-Timing definitions (seconds, ``clock`` = ``time.perf_counter`` unless injected). The timer of an attempt
-starts right before the request is sent: when the HTTP client hands the built request to its connection
-pool (an httpx request hook), so connection set-up and the upload are inside every figure and the
-``openai`` package's own request building (about a millisecond) is not:
+Timing definitions (seconds, on ``time.perf_counter`` unless a ``clock`` is injected). An attempt's timer
+starts when the request's first byte is written to the socket, or when a new connection for it starts
+to open: connection set-up and the upload are inside every figure, the client's own request building is
+not. A chunk's arrival is the kernel's receive stamp of its last byte on plain-HTTP connections on Linux
+(see :mod:`pytest_crucible.wire`; ``timings.clock == "kernel"``), so time the client process spent
+waiting for a CPU or parsing is not counted; elsewhere it is the clock read after the read
+(``"process"``):
 
 - ``ttft_s``: arrival of the first chunk carrying any token (reasoning, answer text or a tool-call delta;
   an empty ``content: ""`` role chunk is not a token);
@@ -38,7 +41,6 @@ import math
 import random
 import re
 import socket
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -49,6 +51,7 @@ from openai import Omit
 
 from .errors import EndpointError, ModelMismatchError
 from .response import Response, Timings, ToolCall, Usage
+from .wire import StampedBackend, WireTimes, drain
 
 __all__ = ["ChatClient", "model_matches"]
 
@@ -270,12 +273,18 @@ class ChatClient:
     or the server's ``Retry-After`` (capped at ``backoff_max``). Other 4xx answers raise at once.
     Once an endpoint was found unreachable on every attempt, later calls try it only once (no backoff)
     until it answers again, so a down endpoint costs one full retry cycle per client, not per call.
+
+    ``wire_clock`` (on by default) times requests on the wire (first byte written, kernel receive stamps;
+    see the module docstring) and keeps connections open between streamed requests. Off, or with an
+    injected ``clock``, times are the clock's readings around the openai package's calls, and every
+    streamed request opens a new connection (the openai package's own behaviour): the benchmark in
+    ``benchmarks/timing_accuracy.py`` shows both side by side.
     """
 
     def __init__(self, base_url: str, api_key: str | None = None, *, model_id: str, timeout: float = 600.0,
                  connect_timeout: float = 10.0, max_retries: int = 4, headers: Mapping[str, str] | None = None,
                  extra_body: Mapping[str, Any] | None = None, backoff_base: float = 1.0, backoff_max: float = 60.0,
-                 model_guard: bool = True, clock: Callable[[], float] = time.perf_counter,
+                 model_guard: bool = True, wire_clock: bool = True, clock: Callable[[], float] = time.perf_counter,
                  sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
@@ -295,7 +304,9 @@ class ChatClient:
         self._use_stream_options = True
         self._max_tokens_field = "max_tokens"
         self._unreachable = False
-        self._sent = threading.local()  # when this thread's request was last handed to the transport
+        self._wire = WireTimes()
+        # the wire times are on time.perf_counter: an injected clock (tests) is used alone
+        self._use_wire = wire_clock and clock is time.perf_counter
         clash = _RESERVED.intersection(self.extra_body)
         if clash:
             raise ValueError(f"extra_body may not set {sorted(clash)}: the client sets them")
@@ -313,15 +324,50 @@ class ChatClient:
             max_retries=0,                   # retries are ours: they must cover errors mid-stream too
             timeout=self._timeout(None),
             default_headers=default_headers,
-            # the request hook runs right before the request goes to the connection pool: the timers start
-            # there, so the openai package's own request building is not counted as endpoint latency
-            http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._on_send]}),
+            http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._on_send]},
+                                                  transport=self._transport()),
             _enforce_credentials=False,
         )
 
     # -- plumbing -----------------------------------------------------------------------------------
     def _on_send(self, request: Any) -> None:
-        self._sent.at = self._clock()
+        # right before the request goes to the connection pool: a fallback start when no byte was
+        # seen leaving (the openai package's own request building is never counted)
+        self._wire.begin(self._clock())
+
+    def _transport(self) -> httpx2.HTTPTransport:
+        """httpx's transport with openai's connection limits, its connections recording wire times."""
+        transport = httpx2.HTTPTransport(limits=openai.DEFAULT_CONNECTION_LIMITS)
+        pool = getattr(transport, "_pool", None)  # httpx offers no public way to choose the backend
+        if self._use_wire and hasattr(pool, "_network_backend"):
+            pool._network_backend = StampedBackend(self._wire)
+        return transport
+
+    def _keep_connection(self, stream: Any, ended: Callable[[], bool]) -> None:
+        """Let a stream that ``ended()`` leave its connection open for the next request. The openai package
+        closes the response at ``[DONE]`` before the body's last bytes are read, which drops the connection
+        (its async client drains them, the sync one does not): every request would pay a new TCP and TLS
+        handshake inside its time to first token."""
+        response = getattr(stream, "response", None)
+        if not self._use_wire or response is None:
+            return
+        close = response.close
+
+        def drain_then_close() -> None:
+            if ended():
+                drain(response, self._wire)
+            close()
+
+        response.close = drain_then_close
+
+    def _since(self, start: float) -> tuple[float, bool]:
+        """Seconds from ``start`` to the arrival of the bytes just read, and whether that is the kernel's
+        stamp (used when known and consistent; otherwise the clock now)."""
+        now = self._clock()
+        arrived = self._wire.arrived_at if self._use_wire else None
+        if arrived is not None and start <= arrived <= now:
+            return arrived - start, True
+        return now - start, False
 
     def __repr__(self) -> str:
         key = "set" if self._secret else "none"
@@ -460,12 +506,12 @@ class ChatClient:
         if body:
             kwargs["extra_body"] = body
 
-        clock = self._clock
-        self._sent.at = None
-        start = clock()
+        wire = self._wire
+        wire.requested_at = wire.sent_at = None
+        start = self._clock()
         try:
             stream = self._openai.chat.completions.create(**kwargs)
-            start = self._sent.at if self._sent.at is not None else start
+            start = (self._use_wire and wire.sent_at) or wire.requested_at or start
         except openai.BadRequestError as exc:
             message = _status_message(exc).lower()
             if use_stream_options and "stream_options" in message:
@@ -486,11 +532,14 @@ class ChatClient:
         answered: str | None = None
         usage: Any = None
         received = 0
+        kernel_stamped = 0
+        capped = False
         chunk_cap, char_cap = 2 * max_tokens + 64, 64 * max_tokens + 4096
+        self._keep_connection(stream, ended=lambda: finish is not None and not capped)
         try:
             with stream:
                 for chunk in stream:
-                    now = clock() - start
+                    now, stamped = self._since(start)
                     if chunk.model and answered is None:
                         answered = chunk.model
                         if self.model_guard and not model_matches(self.model_id, answered):
@@ -514,24 +563,26 @@ class ChatClient:
                             finish = choice.finish_reason
                     if item.reasoning or item.content or item.tool:
                         chunks.append(item)
+                        kernel_stamped += stamped
                         received += len(item.reasoning) + len(item.content)
                         if len(chunks) > chunk_cap or received > char_cap:
                             # the server ignores max_tokens: stop reading, and never grade this as complete
-                            finish = "length"
+                            finish, capped = "length", True
                             break
         except ModelMismatchError:
             raise
         except (openai.APIError, httpx2.HTTPError, OSError, ValueError) as exc:
             raise self._classify(exc, read_timeout=read_timeout, mid_stream=True) from None
-        e2e = clock() - start
+        e2e, _ = self._since(start)
         if finish is None:
             raise _Failure(f"stream ended without a finish_reason after {len(chunks)} token chunks (truncated)",
                            retryable=True)
-        return self._assemble(chunks, calls, order, finish, answered, usage, e2e, messages, tools,
+        clock = "kernel" if chunks and kernel_stamped == len(chunks) else "process"
+        return self._assemble(chunks, calls, order, finish, answered, usage, e2e, clock, messages, tools,
                               use_stream_options)
 
     def _assemble(self, chunks: list[_Chunk], calls: dict[int, dict[str, str]], order: list[int], finish: str,
-                  answered: str | None, usage: Any, e2e: float, messages: list[dict],
+                  answered: str | None, usage: Any, e2e: float, clock: str, messages: list[dict],
                   tools: Sequence[Mapping[str, Any]] | None, asked_usage: bool) -> Response:
         raw = "".join(c.content for c in chunks)
         close_at, open_at = raw.find(_CLOSE_TAG), raw.find(_OPEN_TAG)
@@ -559,7 +610,7 @@ class ChatClient:
 
         times = [c.t for c in chunks]
         timings = Timings(ttft_s=times[0] if times else None, ttft_answer_s=ttft_answer, e2e_s=e2e,
-                          chunk_times=times)
+                          chunk_times=times, clock=clock)
         if usage is not None:
             details = getattr(usage, "completion_tokens_details", None)
             prompt_details = getattr(usage, "prompt_tokens_details", None)

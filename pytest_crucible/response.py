@@ -38,6 +38,9 @@ class Timings:
     e2e_s: float | None = None           # request sent -> stream closed
     # arrival time (s since request) of every content-bearing chunk, for decode rate and ITL
     chunk_times: list[float] = field(default_factory=list)
+    # where the arrival times come from: "kernel" (the receive stamps of every chunk, see wire.py) or
+    # "process" (the client's clock after each read: later by any wait for a CPU)
+    clock: str = "process"
 
 
 @dataclass

@@ -36,9 +36,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable, Mapping
 
-__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize"]
+__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "TIMINGS_PATH"]
 
 _PIECE = re.compile(r"\s*\S{1,4}|\s+$")
+# GET this path for the recorded chat requests' clock readings (a server in another process reports
+# its real send times this way; time.perf_counter() is CLOCK_MONOTONIC, shared by all processes on Linux)
+TIMINGS_PATH = "/_loopback/timings"
 
 
 def tokenize(text: str) -> list[str]:
@@ -255,9 +258,13 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError as exc:
             raise _ClientGone() from exc
 
-    def _send_event(self, payload: Any) -> None:
+    @staticmethod
+    def _event_bytes(payload: Any) -> bytes:
         text = payload if isinstance(payload, str) else json.dumps(payload)
-        self._write_chunk(f"data: {text}\n\n".encode())
+        return f"data: {text}\n\n".encode()
+
+    def _send_event(self, payload: Any) -> None:
+        self._write_chunk(self._event_bytes(payload))
 
     def _reset(self) -> None:
         """Abort the connection with a TCP RST (SO_LINGER 0), as a crashed server would."""
@@ -285,6 +292,9 @@ class _Handler(BaseHTTPRequestHandler):
     # ---- routes
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
         owner = self.server.owner
+        if self.path == TIMINGS_PATH:  # introspection, not recorded: see LoopbackServer.timings
+            self._send_json(200, owner.timings())
+            return
         record = owner._record(self, b"", self.arrived)
         if self._apply_status_fault(owner._take_fault(record.path)):
             return
@@ -396,7 +406,6 @@ class _Handler(BaseHTTPRequestHandler):
         for i, (kind, payload) in enumerate(deltas):
             if fault is not None and fault.kind != "status" and sent == fault.after:
                 return self._break_stream(fault)
-            _sleep_until(arrived + reply.first_token_delay + i * reply.token_delay)
             if kind in ("content", "think"):
                 delta = {"content": payload}
             elif kind in ("reasoning_content", "reasoning"):
@@ -409,7 +418,9 @@ class _Handler(BaseHTTPRequestHandler):
             else:  # tool_args
                 index, piece = payload
                 delta = {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
-            self._send_event(chunk(delta))
+            event = self._event_bytes(chunk(delta))  # built before the wait, so the send is on time
+            _sleep_until(arrived + reply.first_token_delay + i * reply.token_delay)
+            self._write_chunk(event)
             record.token_sent_at.append(time.perf_counter())
             sent += 1
         if fault is not None and fault.kind != "status" and sent <= fault.after:
@@ -640,6 +651,12 @@ class LoopbackServer:
     @property
     def chat_count(self) -> int:
         return len(self.chat_requests)
+
+    def timings(self) -> list[dict[str, Any]]:
+        """Per chat request, in arrival order: ``received_at`` and ``token_sent_at`` (perf_counter values)
+        and the request's last user message, so a caller can match them to what it sent."""
+        return [{"received_at": r.received_at, "token_sent_at": list(r.token_sent_at),
+                 "prompt": _last_user_text(r.body)} for r in self.chat_requests]
 
     # ---- used by the handler threads
     def _track(self, conn: socket.socket, *, add: bool) -> None:
