@@ -28,6 +28,7 @@ import re
 import select
 import signal
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -145,10 +146,11 @@ class RecordedRequest:
     headers: dict[str, str]  # lower-cased names
     body: Any                 # parsed JSON, or None
     raw_body: bytes
-    received_at: float        # time.perf_counter() at arrival
+    received_at: float        # time.perf_counter() clock: the kernel's arrival stamp of the request line (Linux), else when read
     # time.perf_counter() right after each token chunk was written: the truth a timing test compares
     # with (sleeping to a deadline can wake a few ms late on a busy machine)
     token_sent_at: list[float] = field(default_factory=list)
+    peer: tuple | None = None  # the client's (host, port): a new port is a new connection
 
     def header(self, name: str, default: str | None = None) -> str | None:
         return self.headers.get(name.lower(), default)
@@ -158,7 +160,7 @@ class RecordedRequest:
 class Fault:
     """One scripted fault, applied to the next ``times`` matching requests (None: forever)."""
 
-    kind: str                          # "status", "reset", "stall", "truncate", "error_event"
+    kind: str                          # "status", "reset", "stall", "truncate", "error_event", "hold_open"
     times: int | None = 1
     status: int = 500
     message: str | None = None
@@ -203,6 +205,35 @@ def _text_of(content: Any) -> str:
     return ""
 
 
+_SO_TIMESTAMPNS = 35  # Linux; a struct timespec on CLOCK_REALTIME for every packet received
+_TIMESPEC = struct.Struct("@qq")
+
+
+def _enable_receive_stamps(sock: socket.socket) -> bool:
+    if not sys.platform.startswith("linux") or isinstance(sock, ssl.SSLSocket):
+        return False
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+        return True
+    except OSError:
+        return False
+
+
+def _peek_arrival(sock: socket.socket) -> float | None:
+    """Block until data is readable; its kernel arrival time on the perf_counter clock (None if unknown)."""
+    try:
+        data, ancillary, _, _ = sock.recvmsg(1, socket.CMSG_SPACE(_TIMESPEC.size), socket.MSG_PEEK)
+    except OSError:
+        return None
+    mono_ns, wall_ns = time.perf_counter_ns(), time.time_ns()
+    for level, kind, payload in ancillary:
+        if data and level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(payload) >= _TIMESPEC.size:
+            seconds, nanoseconds = _TIMESPEC.unpack_from(payload)
+            age_ns = wall_ns - (seconds * 1_000_000_000 + nanoseconds)
+            return (mono_ns - age_ns) / 1e9 if age_ns >= 0 else None
+    return None
+
+
 class _ClientGone(Exception):
     pass
 
@@ -215,6 +246,16 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.server.owner._track(self.connection, add=True)
+        self._stamped = _enable_receive_stamps(self.connection)
+        self._kernel_arrival: float | None = None
+
+    def handle_one_request(self) -> None:
+        # wait for the request's first bytes and take the kernel's stamp of their arrival: the delays are
+        # scheduled from it, so this thread waking late on a busy machine does not push them back.
+        # (Peeking at the socket assumes the buffered reader holds no part of the next request: HTTP
+        # pipelining, which no client used with this server does, would block here.)
+        self._kernel_arrival = _peek_arrival(self.connection) if self._stamped else None
+        super().handle_one_request()
 
     def finish(self) -> None:
         try:
@@ -228,8 +269,9 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def parse_request(self) -> bool:
-        # the request line has just been read: that is when the request arrived (headers not parsed yet)
-        self.arrived = time.perf_counter()
+        # the request line has just been read; it arrived when the kernel says, or else now
+        self.arrived = self._kernel_arrival or time.perf_counter()
+        self._kernel_arrival = None
         return super().parse_request()
 
     # ---- plumbing
@@ -403,8 +445,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._send_event(chunk({"role": "assistant", "content": ""}))
 
         sent = 0
+        breaks = fault is not None and fault.kind not in ("status", "hold_open")
         for i, (kind, payload) in enumerate(deltas):
-            if fault is not None and fault.kind != "status" and sent == fault.after:
+            if breaks and sent == fault.after:
                 return self._break_stream(fault)
             if kind in ("content", "think"):
                 delta = {"content": payload}
@@ -423,7 +466,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._write_chunk(event)
             record.token_sent_at.append(time.perf_counter())
             sent += 1
-        if fault is not None and fault.kind != "status" and sent <= fault.after:
+        if breaks and sent <= fault.after:
             return self._break_stream(fault)
         self._send_event(chunk({}, reply.effective_finish_reason))
         if include_usage and usage is not None:
@@ -431,6 +474,8 @@ class _Handler(BaseHTTPRequestHandler):
                      "choices": [], "usage": usage}
             self._send_event(final)
         self._send_event("[DONE]")
+        if fault is not None and fault.kind == "hold_open":
+            return self._stall()  # the body never ends, though its content is complete
         self._write_chunk(b"")  # the terminating zero-length chunk
 
     def _break_stream(self, fault: Fault) -> None:
@@ -498,8 +543,10 @@ class LoopbackServer:
                  api_key: str | None = None, strict_models: bool = False, reject_stream_options: bool = False,
                  reject_max_tokens: bool = False,
                  default: Reply | str | None = None, rules: Iterable[Rule] | Mapping[Any, Any] | None = None,
-                 handler: Callable[[dict], Reply | str | None] | None = None) -> None:
+                 handler: Callable[[dict], Reply | str | None] | None = None,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.host = host
+        self.tls = tls                              # a server-side context: serve https
         self._port = port
         self.models = list(models)
         self.api_key = api_key                      # when set, requests without it get 401
@@ -525,6 +572,8 @@ class LoopbackServer:
             return self
         self._stop_event.clear()
         self._server = _HTTPServer((self.host, self._port), self)
+        if self.tls is not None:
+            self._server.socket = self.tls.wrap_socket(self._server.socket, server_side=True)
         self._port = self._server.server_address[1]
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                         name=f"loopback-{self._port}", daemon=True)
@@ -565,7 +614,7 @@ class LoopbackServer:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self._port}"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self._port}"
 
     @property
     def base_url(self) -> str:
@@ -596,19 +645,21 @@ class LoopbackServer:
     def fault(self, status: int | None = None, *, times: int | None = 1, retry_after: float | str | None = None,
               message: str | None = None, reset_after: int | None = None, stall_after: int | None = None,
               truncate_after: int | None = None, error_event_after: int | None = None,
-              path: str = "/v1/chat/completions") -> "LoopbackServer":
+              hold_open: bool | None = None, path: str = "/v1/chat/completions") -> "LoopbackServer":
         """Queue a fault for the next ``times`` requests to ``path`` (None: every request). Give one of:
         ``status`` (an HTTP error, with ``retry_after`` as the Retry-After header), ``reset_after=K``
         (TCP reset after K token chunks), ``stall_after=K`` (stop sending after K token chunks, keep the
         connection open), ``truncate_after=K`` (end the body cleanly after K chunks, no finish_reason
         and no [DONE]), ``error_event_after=K`` (an ``{"error": ...}`` event after K chunks, with
-        ``message``). Faults apply in the order queued."""
+        ``message``), ``hold_open=True`` (the whole stream and [DONE], then the body is left open instead
+        of ended). Faults apply in the order queued."""
         given = [k for k, v in (("status", status), ("reset_after", reset_after), ("stall_after", stall_after),
-                                ("truncate_after", truncate_after), ("error_event_after", error_event_after))
+                                ("truncate_after", truncate_after), ("error_event_after", error_event_after),
+                                ("hold_open", hold_open or None))
                  if v is not None]
         if len(given) != 1:
             raise ValueError("give exactly one of status, reset_after, stall_after, truncate_after, "
-                             f"error_event_after (got {given})")
+                             f"error_event_after, hold_open (got {given})")
         if status is not None:
             item = Fault("status", times, status=status, message=message, retry_after=retry_after, path=path)
         elif reset_after is not None:
@@ -617,6 +668,8 @@ class LoopbackServer:
             item = Fault("stall", times, after=stall_after, path=path)
         elif truncate_after is not None:
             item = Fault("truncate", times, after=truncate_after, path=path)
+        elif hold_open:
+            item = Fault("hold_open", times, path=path)
         else:
             item = Fault("error_event", times, after=error_event_after, message=message, path=path)
         with self._lock:
@@ -673,7 +726,8 @@ class LoopbackServer:
             body = None
         path = handler.path.split("?", 1)[0]
         record = RecordedRequest(handler.command, path, {k.lower(): v for k, v in handler.headers.items()},
-                                 body, raw, arrived if arrived is not None else time.perf_counter())
+                                 body, raw, arrived if arrived is not None else time.perf_counter(),
+                                 peer=tuple(handler.client_address))
         with self._lock:
             self._requests.append(record)
         return record

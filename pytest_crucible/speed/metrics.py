@@ -10,6 +10,8 @@ Definitions (every number is measured on the client, from the moment the request
     prefill_tps     uncached prompt tokens / ttft_s  (a lower bound: TTFT also holds the network
                     round trip and any queueing on the server)
     itl_*_s         gaps between consecutive token chunks (p50 / p95 / p99)
+    clock           "kernel": arrival times are the kernel's receive stamps (see wire.py);
+                    "process": the client's clock after each read (later by any wait for a CPU)
 
 Token counts come from the server's usage when it reports them. When it does not, the completion is
 counted as one token per streamed chunk (or taken as max_tokens when the reply was cut off by that
@@ -92,6 +94,7 @@ def request_metrics(response: Response, prompt_chars: int | None = None) -> dict
         "prompt_tokens": tokens["prompt"], "completion_tokens": completion,
         "reasoning_tokens": tokens["reasoning"], "answer_tokens": answer_tokens,
         "cached_tokens": tokens["cached"], "estimated_tokens": tokens["estimated"],
+        "clock": t.clock,
     }
 
 

@@ -50,6 +50,8 @@ def speed_section(rows: list[dict]) -> dict | None:
     all_samples = [s for r in measured for s in r["speed"].get("samples") or []]
     out["samples"] = len(single_samples)
     out["estimated_tokens"] = any(s.get("estimated_tokens") for s in all_samples)
+    clocks = {s.get("clock", "process") for s in all_samples}
+    out["clock"] = clocks.pop() if len(clocks) == 1 else "mixed"  # where arrival times come from
 
     verdicts = [(r, r["speed"].get("plausibility") or {}) for r in measured]
     low = [(r, v) for r, v in verdicts if v.get("confidence") == "LOW"]
@@ -199,6 +201,7 @@ def render_markdown(name: str, model: dict) -> list[str]:
                   (f" - {'; '.join(speed['plausibility_reasons'])}" if speed["plausibility_reasons"] else "")]
         if speed.get("estimated_tokens"):
             lines.append("Token counts are estimated (the server reported no usage).")
+        lines.append(_clock_text(speed.get("clock")) + ".")
         if speed.get("host_busy"):
             lines.append(f"Warning: this machine was busy while measuring (load {speed['host_busy']:.1f} per CPU).")
         lines.append("")
@@ -209,6 +212,14 @@ def render_markdown(name: str, model: dict) -> list[str]:
                   f"{_pct(good['rate'])} ({good['good']}/{good['n']} correct and within the targets; "
                   f"{good['correct']} correct, {good['within_slo']} within the targets)", ""]
     return lines
+
+
+def _clock_text(clock: str | None) -> str:
+    if clock == "kernel":
+        return "Arrival times: the kernel's receive stamps"
+    which = "some arrival times" if clock == "mixed" else "arrival times"
+    return (f"Note: {which} are the client's clock after each read (TLS or not Linux), so a busy client "
+            "adds to them")
 
 
 def _pct(rate) -> str:
@@ -254,6 +265,8 @@ def render_terminal(name: str, model: dict) -> list[str]:
         out.append(verdict)
         if speed.get("estimated_tokens"):
             out.append("    token counts estimated: the server reported no usage")
+        if speed.get("clock") not in (None, "kernel"):
+            out.append(f"    {_clock_text(speed['clock']).lower()}")
         if speed.get("host_busy"):
             out.append(f"    warning: this machine was busy while measuring (load {speed['host_busy']:.1f} per CPU): "
                        "other work slowed the local server")
