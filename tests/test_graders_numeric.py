@@ -98,6 +98,17 @@ def test_truncated_reply_is_never_graded_complete():
     assert g.reason == "TRUNCATED at 100 tokens (90 reasoning)"
 
 
+def test_a_reply_cut_before_max_tokens_blames_the_server_not_max_tokens():
+    g = run({"type": "numeric", "answer": 44}, "Answer: 4", finish_reason="length", max_tokens=100,
+            usage=Usage(prompt_tokens=8150, completion_tokens=42))
+    assert not g.passed
+    assert g.reason.startswith("TRUNCATED after 42 of max_tokens 100: the server stopped early (its context window")
+    # counted tokens are only an estimate: no claim about who stopped
+    g = run({"type": "numeric", "answer": 44}, "Answer: 4", finish_reason="length", max_tokens=100,
+            usage=Usage(completion_tokens=42, estimated=True))
+    assert g.reason.startswith("TRUNCATED at 100 tokens")
+
+
 @pytest.mark.parametrize("spec, field", [
     ({"type": "numeric"}, "answer"),
     ({"type": "numeric", "answer": "forty"}, "answer"),

@@ -49,14 +49,23 @@ def check_spec(spec: dict) -> list[tuple[str | None, str]]:
 def grade(case, response) -> Grade:
     result = grader_module(case.grader["type"]).grade(case, response)
     if response.truncated:
-        usage = response.usage
-        limit = response.max_tokens or case.max_tokens
-        thought = f" ({usage.reasoning_tokens} reasoning)" if usage.reasoning_tokens else ""
-        reason = f"TRUNCATED at {limit} tokens{thought}"
+        reason = _truncation(response, case)
         if not result.passed and result.reason:
             reason += f"; {result.reason}"
         return Grade(passed=False, reason=reason, answer=result.answer, details=result.details)
     return result
+
+
+def _truncation(response, case) -> str:
+    usage = response.usage
+    limit = response.max_tokens or case.max_tokens
+    thought = f" ({usage.reasoning_tokens} reasoning)" if usage.reasoning_tokens else ""
+    used = usage.completion_tokens
+    if used is not None and not usage.estimated and used < limit:
+        # raising max_tokens would not help here: say so, or the case's author chases the wrong limit
+        return (f"TRUNCATED after {used} of max_tokens {limit}{thought}: the server stopped early (its context "
+                "window filled, or its own output limit)")
+    return f"TRUNCATED at {limit} tokens{thought}"
 
 
 __all__ = ["Grade", "check_spec", "grade", "known_types"]
