@@ -32,7 +32,7 @@ __all__ = ["WireTimes", "StampedBackend", "drain", "kernel_stamps_available"]
 # Linux's value on every architecture Python commonly runs on (asm-generic); the socket module has no
 # constant for it. The stamp is a struct timespec on CLOCK_REALTIME.
 SO_TIMESTAMPNS = 35
-_TIMESPEC = struct.Struct("@qq")
+_TIMESPEC = struct.Struct("@ll")  # struct timespec: two C longs
 _ANCILLARY_SIZE = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 0
 
 
@@ -115,6 +115,7 @@ class StampedBackend(httpcore2.SyncBackend):
 
     def __init__(self, times: WireTimes) -> None:
         self.times = times
+        _keep_stamping_on()
 
     def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
                     socket_options: Any = None) -> httpcore2.NetworkStream:
@@ -151,6 +152,23 @@ def _enable_stamps(sock: socket.socket | None) -> bool:
         return bool(sock.getsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS))
     except OSError:
         return False
+
+
+_stamping_switch: list[socket.socket] = []
+_stamping_lock = threading.Lock()
+
+
+def _keep_stamping_on() -> None:
+    """Hold one stamped socket open for the life of the process. Linux stamps packets only while some
+    socket asks for it, and switching stamping on takes effect a moment later (deferred kernel work): a
+    connection opened while it was off would see its first packets arrive unstamped."""
+    with _stamping_lock:
+        if not _stamping_switch:
+            sock = socket.socket()
+            if _enable_stamps(sock):
+                _stamping_switch.append(sock)
+            else:
+                sock.close()
 
 
 def kernel_stamps_available() -> bool:

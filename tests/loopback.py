@@ -206,7 +206,7 @@ def _text_of(content: Any) -> str:
 
 
 _SO_TIMESTAMPNS = 35  # Linux; a struct timespec on CLOCK_REALTIME for every packet received
-_TIMESPEC = struct.Struct("@qq")
+_TIMESPEC = struct.Struct("@ll")  # struct timespec: two C longs
 
 
 def _enable_receive_stamps(sock: socket.socket) -> bool:

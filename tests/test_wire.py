@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import ssl
 import struct
+import subprocess
 import sys
 import time
 
@@ -24,7 +25,7 @@ def client_for(server: LoopbackServer, **kwargs) -> ChatClient:
 
 def _stamp(wall_ns: int) -> list[tuple[int, int, bytes]]:
     seconds, nanoseconds = divmod(wall_ns, 1_000_000_000)
-    return [(socket.SOL_SOCKET, wire.SO_TIMESTAMPNS, struct.pack("@qq", seconds, nanoseconds))]
+    return [(socket.SOL_SOCKET, wire.SO_TIMESTAMPNS, struct.pack("@ll", seconds, nanoseconds))]
 
 
 def test_a_wall_clock_stamp_is_moved_to_the_perf_counter_clock():
@@ -52,6 +53,34 @@ def test_a_read_reports_when_the_bytes_arrived_not_when_they_were_read():
     assert data == b"first token"
     assert times.arrived_at is not None
     assert sent - 0.005 < times.arrived_at < sent + 0.005, times.arrived_at - sent
+
+
+_FRESH_CONNECTIONS = """
+import socket
+from pytest_crucible import wire
+times, unstamped = wire.WireTimes(), 0
+backend = wire.StampedBackend(times)
+with socket.create_server(("127.0.0.1", 0)) as listener:
+    for _ in range(60):
+        stream = backend.connect_tcp("127.0.0.1", listener.getsockname()[1], timeout=5)
+        peer, _ = listener.accept()
+        with peer:
+            peer.sendall(b"token")
+            assert stream.read(64, timeout=5) == b"token"
+        stream.close()
+        unstamped += times.arrived_at is None
+print(unstamped)
+"""
+
+
+@linux_only
+def test_a_new_connection_is_stamped_from_its_first_packet():
+    """Linux stamps packets only while some socket asks for it, switches that on a moment after the first
+    socket asks and off when the last one closes: without the backend holding it on, a third of these
+    fresh connections got their first packet unstamped. A new process, so no other socket holds it on."""
+    done = subprocess.run([sys.executable, "-c", _FRESH_CONNECTIONS], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
 
 
 @linux_only
