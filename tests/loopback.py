@@ -572,6 +572,9 @@ class LoopbackServer:
             return self
         self._stop_event.clear()
         self._server = _HTTPServer((self.host, self._port), self)
+        # the listening socket asks for stamps too, so Linux keeps stamping on while the server runs
+        # (it switches on a moment after the first socket asks: a new connection could miss it)
+        _enable_receive_stamps(self._server.socket)
         if self.tls is not None:
             self._server.socket = self.tls.wrap_socket(self._server.socket, server_side=True)
         self._port = self._server.server_address[1]
