@@ -159,16 +159,38 @@ _stamping_lock = threading.Lock()
 
 
 def _keep_stamping_on() -> None:
-    """Hold one stamped socket open for the life of the process. Linux stamps packets only while some
-    socket asks for it, and switching stamping on takes effect a moment later (deferred kernel work): a
-    connection opened while it was off would see its first packets arrive unstamped."""
+    """Hold one stamped socket open for the life of the process, and wait until stamping is on. Linux
+    stamps packets only while some socket asks for it, and switches stamping on a moment after the first
+    one asks (deferred kernel work): a connection opened before that sees its first packets unstamped."""
     with _stamping_lock:
-        if not _stamping_switch:
-            sock = socket.socket()
-            if _enable_stamps(sock):
-                _stamping_switch.append(sock)
-            else:
-                sock.close()
+        if _stamping_switch:
+            return
+        sock = socket.socket()
+        if not _enable_stamps(sock):
+            sock.close()
+            return
+        _stamping_switch.append(sock)
+        try:
+            _wait_until_stamped()
+        except OSError:  # no IPv4 loopback to try it on: the first packets may go unstamped
+            pass
+
+
+def _wait_until_stamped(timeout: float = 0.1) -> None:
+    """Send single bytes over a loopback connection until one arrives stamped (or ``timeout`` passes)."""
+    deadline = time.perf_counter() + timeout
+    with socket.create_server(("127.0.0.1", 0)) as listener, \
+            socket.create_connection(listener.getsockname(), timeout=timeout) as sender:
+        receiver, _ = listener.accept()
+        with receiver:
+            _enable_stamps(receiver)
+            receiver.settimeout(timeout)
+            while time.perf_counter() < deadline:
+                sender.sendall(b".")
+                _, ancillary, _, _ = receiver.recvmsg(1, _ANCILLARY_SIZE)
+                if _arrival(ancillary) is not None:
+                    return
+                time.sleep(0.0005)
 
 
 def kernel_stamps_available() -> bool:
