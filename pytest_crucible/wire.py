@@ -10,7 +10,9 @@ the HTTP library began building it.
 
 Plain-HTTP connections on Linux get the kernel's stamps. TLS connections (the ``ssl`` module hands out
 no ancillary data) and other systems fall back to the process clock, which the response records.
-Several chunks that arrive in one read share that read's stamp: the arrival of its last packet.
+Several chunks that arrive in one read share that read's stamp: the arrival of its last packet. Linux
+stamps packets only while some socket asks for it, so the first backend of a process holds one such
+socket open for good and waits until stamping is really on.
 
 :func:`drain` also keeps a finished stream's connection open for the next request (see there).
 """
