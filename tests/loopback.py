@@ -146,7 +146,8 @@ class RecordedRequest:
     headers: dict[str, str]  # lower-cased names
     body: Any                 # parsed JSON, or None
     raw_body: bytes
-    received_at: float        # time.perf_counter() clock: the kernel's arrival stamp of the request line (Linux), else when read
+    # on the time.perf_counter() clock: the kernel's arrival stamp of the request (Linux), else when read
+    received_at: float
     # time.perf_counter() right after each token chunk was written: the truth a timing test compares
     # with (sleeping to a deadline can wake a few ms late on a busy machine)
     token_sent_at: list[float] = field(default_factory=list)

@@ -187,3 +187,24 @@ def test_busy_host_is_reported():
     busy = _speed_row("SP02", decode=[80], ttft=[0.1])
     busy["speed"]["host"] = {"cpus": 2, "load_1m_before": 3.0, "load_1m_after": 5.0}
     assert speed_section([quiet, busy])["host_busy"] == 2.5
+
+
+def test_the_speed_block_says_where_arrival_times_come_from():
+    from pytest_crucible.speed.summary import render_markdown, render_terminal
+
+    def model(*clocks):
+        rows = []
+        for i, clock in enumerate(clocks):
+            row = _speed_row(f"SP0{i + 1}", decode=[80], ttft=[0.1])
+            row["speed"]["samples"][0]["clock"] = clock
+            rows.append(row)
+        return {"speed": speed_section(rows)}
+
+    kernel, process, mixed = model("kernel", "kernel"), model("process"), model("kernel", "process")
+    assert (kernel["speed"]["clock"], process["speed"]["clock"], mixed["speed"]["clock"]) == \
+        ("kernel", "process", "mixed")
+    assert "Arrival times: the kernel's receive stamps." in render_markdown("m", kernel)
+    assert not any("arrival times" in line.lower() for line in render_terminal("m", kernel))
+    note = [line for line in render_terminal("m", mixed) if "arrival times" in line]
+    assert note == ["    Note: some arrival times are the client's clock after each read (TLS or not Linux), "
+                    "so a busy client adds to them"]

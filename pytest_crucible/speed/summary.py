@@ -266,7 +266,7 @@ def render_terminal(name: str, model: dict) -> list[str]:
         if speed.get("estimated_tokens"):
             out.append("    token counts estimated: the server reported no usage")
         if speed.get("clock") not in (None, "kernel"):
-            out.append(f"    {_clock_text(speed['clock']).lower()}")
+            out.append(f"    {_clock_text(speed['clock'])}")
         if speed.get("host_busy"):
             out.append(f"    warning: this machine was busy while measuring (load {speed['host_busy']:.1f} per CPU): "
                        "other work slowed the local server")
