@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import inspect
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -18,13 +21,16 @@ DIFFICULTIES = ("easy", "medium", "hard")
 MARKER_TAGS = ("judged", "smoke")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$")
 DEFAULT_MAX_TOKENS = 4096
+# The seed case families use unless the user re-rolls them (--crucible-seed N, cases verify --seed N):
+# fixed, so two runs of one suite version ask the same questions.
+DEFAULT_SEED = 20261203
 
 YAML_SUFFIXES = (".cases.yaml", ".cases.yml")
 PYTHON_SUFFIX = "_cases.py"
 
 _FIELDS = {
     "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
-    "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes",
+    "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes", "family",
 }
 
 
@@ -46,6 +52,8 @@ class Case:
     title: str = ""
     file: str = ""
     line: int = 0
+    family: str = ""   # the generator a case came from (Python case files with cases(seed))
+    notes: str = ""    # why the case is as hard as its tier says (search space, steps, traps)
 
     @property
     def hard(self) -> bool:
@@ -58,14 +66,27 @@ class Case:
     def markers(self) -> list[str]:
         return [self.category, self.difficulty] + [t for t in self.tags if t in MARKER_TAGS]
 
+    @property
+    def content_hash(self) -> str:
+        """What the model is asked and how it is graded, hashed: a case whose question, tools, budget or
+        grader changed is a different case (resume and compare never match it to an old row)."""
+        asked = {"messages": self.messages, "tools": self.tools, "tool_choice": self.tool_choice,
+                 "max_tokens": self.max_tokens, "params": self.params, "grader": self.grader,
+                 "timeout_s": self.timeout_s}
+        text = json.dumps(asked, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
 
 def is_case_file(path: Path) -> bool:
     name = path.name
     return name.endswith(YAML_SUFFIXES) or (name.endswith(PYTHON_SUFFIX) and not name.startswith("test_"))
 
 
-def load_case_file(path: Path) -> list[Case]:
-    """Load and validate every case in one file; raise CaseError naming file, line, case and field."""
+def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
+    """Load and validate every case in one file; raise CaseError naming file, line, case and field.
+
+    `seed` re-rolls the families of Python case files whose `cases(seed)` takes one (DEFAULT_SEED when
+    None); YAML files and seedless Python files are the same for every seed."""
     path = Path(path)
     if path.name.endswith(YAML_SUFFIXES):
         raw = load_yaml(path, CaseError)
@@ -88,13 +109,13 @@ def load_case_file(path: Path) -> list[Case]:
                             f"max_tokens, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
     else:
-        entries, defaults = _load_python_entries(path), {}
+        entries, defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
     cases = [build_case(entry, path, defaults) for entry in entries]
     check_unique_ids(cases)
     return cases
 
 
-def _load_python_entries(path: Path) -> list:
+def _load_python_entries(path: Path, seed: int) -> list:
     module_name = f"_crucible_cases_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
@@ -104,24 +125,34 @@ def _load_python_entries(path: Path) -> list:
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # the user's file failed to import: report where, not a traceback
-        tb = exc.__traceback__
-        line = None
-        while tb is not None:
-            if Path(tb.tb_frame.f_code.co_filename) == path:
-                line = tb.tb_lineno
-            tb = tb.tb_next
         raise CaseError(f"importing the file raised {type(exc).__name__}: {exc}", file=str(path),
-                        line=line) from None
+                        line=_line_in(exc, path)) from None
     finally:
         sys.modules.pop(module_name, None)
     if hasattr(module, "cases") and callable(module.cases):
-        entries = module.cases()
+        try:
+            entries = module.cases(seed) if inspect.signature(module.cases).parameters else module.cases()
+        except CaseError:
+            raise
+        except Exception as exc:  # a family's generator broke: say where, not a traceback
+            raise CaseError(f"cases({seed}) raised {type(exc).__name__}: {exc}", file=str(path),
+                            line=_line_in(exc, path)) from None
     elif hasattr(module, "CASES"):
         entries = module.CASES
     else:
         raise CaseError("a Python case file defines CASES (a list of case mappings) or a function "
                         "cases() returning one", file=str(path))
     return list(entries)
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The deepest line of `path` in the exception's traceback."""
+    line, tb = None, exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
 
 
 def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
@@ -202,13 +233,17 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
     verify = merged.get("verify") or {}
     if not isinstance(verify, dict):
         raise fail("verify must be a mapping (solver, reference, wrong, ...)", "verify")
+    for key in ("family", "notes", "title"):
+        if not isinstance(merged.get(key) or "", str):
+            raise fail(f"{key} must be a string", key)
 
     return Case(
         id=case_id, category=category, difficulty=difficulty, messages=tuple(messages),
         grader=_plain(grader), tools=tuple(_plain(t) for t in tools), tool_choice=merged.get("tool_choice"),
         max_tokens=max_tokens, params=_plain(params), tags=tuple(dict.fromkeys(tags)),
         timeout_s=float(timeout_s) if timeout_s is not None else None, min_context=min_context,
-        verify=_plain(verify), title=str(merged.get("title") or ""), file=file, line=line or 0,
+        verify=_plain(verify), title=merged.get("title") or "", file=file, line=line or 0,
+        family=merged.get("family") or "", notes=merged.get("notes") or "",
     )
 
 
@@ -291,9 +326,9 @@ def iter_case_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def load_cases(paths: list[Path] | None = None) -> list[Case]:
+def load_cases(paths: list[Path] | None = None, seed: int | None = None) -> list[Case]:
     """All cases under the given paths (default: the built-in suite), ids checked unique across files."""
     files = iter_case_files(paths or [builtin_cases_dir()])
-    cases = [c for f in files for c in load_case_file(f)]
+    cases = [c for f in files for c in load_case_file(f, seed)]
     check_unique_ids(cases)
     return cases

@@ -41,7 +41,7 @@ def _cmd_report(args) -> int:
 def _load(args):
     from .case import load_cases
     paths = [Path(p) for p in args.paths] or None
-    cases = load_cases(paths)
+    cases = load_cases(paths, seed=args.seed)
     if getattr(args, "categories", None):
         wanted = set(args.categories.split(","))
         cases = [c for c in cases if c.category in wanted]
@@ -69,7 +69,7 @@ def _cmd_cases_verify(args) -> int:
                   file=sys.stderr, flush=True)
 
     report = verify.verify_paths(paths, categories=args.categories.split(",") if args.categories else None,
-                                 imports=args.imports or [], progress=progress,
+                                 imports=args.imports or [], progress=progress, seed=args.seed,
                                  allow_unsandboxed=args.allow_unsandboxed)
     if sys.stderr.isatty():
         print(file=sys.stderr)
@@ -227,11 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = csub.add_parser("list", help="list cases (default: the built-in suite)")
     p.add_argument("paths", nargs="*")
     p.add_argument("--categories", help="comma-separated categories")
+    p.add_argument("--seed", type=int, help="re-roll every case family with this seed (as --crucible-seed)")
     p.set_defaults(func=_cmd_cases_list)
     p = csub.add_parser("verify", help="check every case: reference solutions run, answers re-derived, "
                         "haystacks rebuilt")
     p.add_argument("paths", nargs="*")
     p.add_argument("--categories", help="comma-separated categories")
+    p.add_argument("--seed", type=int, help="re-roll every case family with this seed (as --crucible-seed)")
     p.add_argument("--import", dest="imports", action="append", metavar="NAME",
                    help="also verify an imported public benchmark (e.g. humaneval)")
     p.add_argument("--allow-unsandboxed", action="store_true",

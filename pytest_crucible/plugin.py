@@ -48,6 +48,8 @@ _OPTIONS = [
     ("--profile", "crucible_profile", "case selection: full, smoke, quick, hard, or a profile from "
      "models.yaml", None),
     ("--repeats", "crucible_repeats", "ask every case N times (each answer is scored)", "1"),
+    ("--crucible-seed", "crucible_seed", "re-roll every case family with this seed (default: the suite's "
+     "fixed seed), to check a score for memorisation", None),
     # speed (pytest_crucible/speed/settings.py parses these)
     ("--crucible-bandwidth", "crucible_bandwidth", "memory bandwidth in GB/s of the device serving the "
      "models, for the decode-speed plausibility ceiling (default: the GPU table, or a CPU default)", None),
@@ -87,10 +89,12 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     try:
         repeats = int(_option(config, "crucible_repeats") or 1)
+        seed = _option(config, "crucible_seed")
         session = RunSession(
             models=models, config_path=_option(config, "crucible_config"),
             out_dir=_option(config, "crucible_out") or "crucible-results",
             profile=_option(config, "crucible_profile"), repeats=repeats,
+            seed=int(seed) if seed not in (None, "") else None,
             controller=not hasattr(config, "workerinput"),
             run_id=config.workerinput.get("crucible_run_id") if hasattr(config, "workerinput") else None)
         speed = speed_settings.build(
@@ -154,7 +158,7 @@ class CaseFile(pytest.File):
         session = self.config.stash[SESSION_KEY]
         imported = session.import_sources.get(self.path.resolve())
         try:
-            cases = importers.load_import(imported) if imported else load_case_file(self.path)
+            cases = importers.load_import(imported) if imported else load_case_file(self.path, session.seed)
         except InputError as exc:
             raise self.CollectError(str(exc)) from None
         for case in cases:

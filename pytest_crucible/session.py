@@ -7,7 +7,7 @@ import platform
 from pathlib import Path
 
 from . import __version__
-from .case import Case
+from .case import DEFAULT_SEED, Case
 from .config import Config, ModelSpec, find_config_path, load_config, profile_selects
 from .report import render_terminal, write_reports
 from .store import RunStore, new_run_id
@@ -18,7 +18,7 @@ class RunSession:
 
     def __init__(self, *, models: str, config_path: str | None = None, out_dir: str = "crucible-results",
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
-                 run_id: str | None = None):
+                 run_id: str | None = None, seed: int | None = None):
         self.config: Config = load_config(find_config_path(config_path))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
@@ -26,6 +26,7 @@ class RunSession:
         if repeats < 1:
             raise ValueError("--repeats must be at least 1")
         self.repeats = repeats
+        self.seed = seed  # case families' seed; None: the suite's fixed DEFAULT_SEED
         self.out_dir = Path(out_dir)
         self.controller = controller
         # The controller names the run; workers get the name from it. The folder appears with the first row.
@@ -93,6 +94,7 @@ class RunSession:
             "models": {m.name: self._model_meta(m) for m in self.models},
             "profile": self.profile_name,
             "repeats": self.repeats,
+            "seed": self.seed if self.seed is not None else DEFAULT_SEED,
             "config": str(self.config.path) if self.config.path else None,
             "host": platform.node(),
             "pid": os.getpid(),

@@ -88,7 +88,7 @@ class VerifyReport:
 
 def verify_paths(paths: Iterable[Path] | None = None, *, categories: Iterable[str] | None = None,
                  imports: Iterable[str] = (), progress: Progress | None = None, sandbox=None,
-                 allow_unsandboxed: bool = False) -> VerifyReport:
+                 allow_unsandboxed: bool = False, seed: int | None = None) -> VerifyReport:
     """Load every case file under `paths` (default: the built-in suite) and verify the cases.
 
     A file that fails to load is reported (file, line, case, field) and counts as one checked case
@@ -102,7 +102,7 @@ def verify_paths(paths: Iterable[Path] | None = None, *, categories: Iterable[st
             load_problems.append(CaseProblem("", str(p), 0, "no such file or directory"))
     for path in iter_case_files([p for p in paths if p.exists()]):
         try:
-            loaded = load_case_file(path)
+            loaded = load_case_file(path, seed)
         except CaseError as exc:
             where = f"field '{exc.field}': " if exc.field else ""
             load_problems.append(CaseProblem(exc.case_id or "", exc.file or str(path), exc.line or 0,

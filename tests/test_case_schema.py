@@ -115,3 +115,51 @@ def test_aliases_for_shared_tool_definitions_still_work(tmp_path):
         """)
     t1, t2 = load_case_file(path)
     assert t1.tools == t2.tools and t2.tools[0]["function"]["name"] == "f"
+
+
+FAMILY = """\
+    import random
+
+    def cases(seed):
+        rng = random.Random(seed)
+        out = []
+        for k in range(3):
+            a, b = rng.randrange(10**6), rng.randrange(10**6)
+            out.append({"id": f"FAM-add-{k:02d}", "family": "FAM-add", "category": "math",
+                        "difficulty": "hard", "notes": "six-digit sums",
+                        "prompt": f"What is {a}+{b}?", "grader": {"type": "numeric", "answer": a + b}})
+        return out
+    """
+
+
+def test_family_is_fixed_by_default_and_re_rolled_by_a_seed(tmp_path):
+    from pytest_crucible.case import DEFAULT_SEED
+    path = write(tmp_path, "fam_cases.py", FAMILY)
+    first, again = load_case_file(path), load_case_file(path)
+    assert [c.messages for c in first] == [c.messages for c in again]
+    assert load_case_file(path, DEFAULT_SEED)[0].messages == first[0].messages
+    rolled = load_case_file(path, 12345)
+    assert [c.id for c in rolled] == [c.id for c in first] == ["FAM-add-00", "FAM-add-01", "FAM-add-02"]
+    assert all(r.messages != f.messages for r, f in zip(rolled, first))
+    assert all(r.content_hash != f.content_hash for r, f in zip(rolled, first))
+    assert (first[0].family, first[0].notes) == ("FAM-add", "six-digit sums")
+
+
+def test_content_hash_follows_what_is_asked_and_graded(tmp_path):
+    base = "cases:\n  - id: H1\n    category: math\n    difficulty: easy\n    prompt: {p}\n    grader: {{type: numeric, answer: {a}}}\n{extra}"
+    def case(p="What is 2+2?", a=4, extra=""):
+        path = write(tmp_path, "h.cases.yaml", base.format(p=p, a=a, extra=extra))
+        return load_case_file(path)[0]
+    same = case()
+    assert same.content_hash == case().content_hash and len(same.content_hash) == 16
+    assert case(p="What is 2+3?").content_hash != same.content_hash
+    assert case(a=5).content_hash != same.content_hash
+    assert case(extra="    max_tokens: 99\n").content_hash != same.content_hash
+    assert case(extra="    title: renamed\n").content_hash == same.content_hash  # a title is not asked
+
+
+def test_a_family_generator_that_raises_names_the_file_and_line(tmp_path):
+    path = write(tmp_path, "bad_cases.py", "def cases(seed):\n    x = 1\n    return 1 / 0\n")
+    with pytest.raises(CaseError) as info:
+        load_case_file(path)
+    assert info.value.line == 3 and "ZeroDivisionError" in str(info.value)
