@@ -5,6 +5,7 @@ Pure text functions, shared by every grader:
 - `clean_answer`   reasoning, polite preambles and whole-reply markdown wrappers removed;
 - `code_blocks`    fenced code blocks with their language (graders/code.py picks the one to run);
 - `find_answer`    the explicit answer line (`Answer: 42`, `\\boxed{42}`, `#### 42`), last one wins;
+- `marked_answers` every answer the reply marks, in order (a grader that refuses hedges reads them all);
 - `find_json`      a JSON object or array inside fences or prose (balanced scan, strings respected);
 - `numbers`        every number written in a text, as exact fractions;
 - `plain` / `normalize`   text for comparison;
@@ -345,38 +346,49 @@ def _tidy(answer: str) -> str:
     return answer
 
 
-def find_answer(text: str) -> str | None:
-    """The answer the reply marks as final, or None when it marks none.
+@dataclass(frozen=True)
+class MarkedAnswer:
+    text: str    # the marked answer, tidied (markdown, math delimiters and end punctuation off)
+    start: int   # where its marker starts in the reply
+    kind: str    # "label" (Answer: X), "heading" (an answer label alone, X on the next line),
+    #              "boxed" (\boxed{X}), "hashes" (#### X as the last line), "phrase" (the answer is X)
+
+
+def marked_answers(text: str) -> list[MarkedAnswer]:
+    """Every answer the reply marks, in reply order; markers with nothing after them are left out.
 
     Markers: `Answer: X` / `**Final answer:** X` (or the label alone with X on the next line),
-    `the answer is X`, `\\boxed{X}`, and `#### X` as the last line. The last marker wins.
+    `the answer is X` (up to the end of its sentence), `\\boxed{X}`, and `#### X` as the last line.
     """
     text = text or ""
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, str, str]] = []
     for m in _BOXED.finditer(text):
         inner = _balanced(text, m.end())
         if inner is not None:
-            found.append((m.start(), inner))
+            found.append((m.start(), inner, "boxed"))
     for m in _LABEL.finditer(text):
-        value = _line_at(text, m.end())
+        value, kind = _line_at(text, m.end()), "label"
         if not _tidy(value):  # label on its own line: the answer is on the next non-empty line
             nxt = _NEXT_LINE.search(text, m.end())
-            value = nxt.group(1) if nxt else ""
-        found.append((m.start(), value))
+            value, kind = (nxt.group(1) if nxt else ""), "heading"
+        found.append((m.start(), value, kind))
     for m in _ANSWER_IS.finditer(text):
         line = _line_at(text, m.end())
         end = _SENTENCE_END.search(line)
-        found.append((m.start(), line[:end.start()] if end else line))
+        found.append((m.start(), line[:end.start()] if end else line, "phrase"))
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if lines:
         m = _HASHES.match(lines[-1].strip())
         if m:
-            found.append((text.rfind(lines[-1]), m.group(1)))
-    for _, value in sorted(found, key=lambda f: f[0], reverse=True):
-        value = _tidy(value)
-        if value:
-            return value
-    return None
+            found.append((text.rfind(lines[-1]), m.group(1), "hashes"))
+    marked = (MarkedAnswer(_tidy(value), start, kind) for start, value, kind in sorted(found))
+    return [a for a in marked if a.text]
+
+
+def find_answer(text: str) -> str | None:
+    """The answer the reply marks as final (the last marker wins), or None when it marks none."""
+    marked = marked_answers(text)
+    return marked[-1].text if marked else None
 
 
 # ---------------------------------------------------------------- JSON

@@ -30,7 +30,6 @@ def run(grader: dict, content: str, **response):
     "11 * 4 = 44",
     "Step 1: 40 + 4.\nAnswer: 44",
     "We try 40 and 42 first.\n\n**Final answer:** 44",
-    "Answer: 40\nWait, that is wrong; recount.\nAnswer: 44",
     "So the total is $\\boxed{44}$.",
     "Natalia sold 48/2 = 24 clips in May.\n#### 44",
     "The answer is 44. Check: 4 * 11 = 44.",
@@ -57,6 +56,8 @@ def test_passes(content):
     ("<think>the answer is 44</think>", "empty response"),
     ("Answer: 440", "answer 440, expected 44"),
     ("Answer: -44", "answer -44, expected 44"),
+    # two marked answers that disagree are a hedge, even when the later one is right
+    ("Answer: 40\nWait, that is wrong; recount.\nAnswer: 44", "ambiguous answer (40, 44)"),
 ])
 def test_fails_with_reason(content, reason):
     g = run({"type": "numeric", "answer": 44}, content)
@@ -168,3 +169,111 @@ def test_unmarked_numbers_never_pass(numbers, answer):
     g = run({"type": "numeric", "answer": answer}, "I computed " + ", then ".join(map(str, numbers)) + ".")
     assert not g.passed
     assert g.reason == f"no answer line (found {len(numbers)} numbers, none marked as the answer)"
+
+
+# ---------------------------------------------------------------- hedges and explanations
+
+
+@pytest.mark.parametrize("content", [
+    "Answer: 44",
+    "**Answer:** 44 cents",
+    "Answer: 44 (that is, 4 × 11)",
+    "Answer: 44 (= 4 × 11)",
+    "Answer: 44 = 4 × 11",
+    "Answer: 4 × 11 = 44",
+    "Answer: $4 \\times 11 = 44$",
+    "Answer: 44 (4 · 11)",
+    "Answer: 44 (2^2 × 11)",
+    "Answer: (2 + 2) × 11 = 44",
+    "Answer: 44. That is the whole count.",
+    "Answer: 44 (forty-four)",
+    "Answer: 44 (or 44.0)",
+    "Answer: m + n = 19 + 25 = 44",
+    "Answer: 7^2026 mod 1000 = 44",
+    "Answer: 7^2026 ≡ 44 (mod 1000)",
+    "Answer: 44 \\pmod{1000}",
+    "Answer: 44 m^2",
+    "Answer: \\boxed{44}",
+    "The answer is 44.\n\nAnswer: 44",
+    "If order mattered, the answer would be 88. It does not.\n\n**Answer:** 44",
+    "\\boxed{44}\n\nSo the final answer is 44.",
+    "## Answer\n\nWe first count 40 and 2 more pairs...\n\nAnswer: 44",   # a heading over the solution
+    "Final Answer: $\\boxed{44}$",
+    "Answer: 44\n\n\\boxed{44}",
+])
+def test_explanations_that_restate_the_answer_pass(content):
+    g = run({"type": "numeric", "answer": 44}, content)
+    assert g.passed, g.reason
+
+
+@pytest.mark.parametrize("content, reason", [
+    ("Answer: 5413 or 4738", "ambiguous answer (5413, 4738)"),
+    ("Answer: 486 (maybe 495)", "ambiguous answer (486, 495)"),
+    ("Answer: 44 or 45", "ambiguous answer (44, 45)"),
+    ("Answer: 44\nAnswer: 45", "ambiguous answer (44, 45)"),
+    ("\\boxed{44} ... or rather \\boxed{45}", "ambiguous answer (44, 45)"),
+    ("Answer: 44 (45 if zero counts)", "ambiguous answer (44, 45)"),
+    ("Answer: 44; possibly 45", "ambiguous answer (44, 45)"),
+    ("Answer: 44, 45", "ambiguous answer (44, 45)"),
+    ("Answer: x = 44 or x = 45", "ambiguous answer (44, 45)"),
+    ("Answer: 44 [45 with the other reading]", "ambiguous answer (44, 45)"),
+    ("Answer: between 40 and 50", "ambiguous answer (40, 50)"),
+    ("Answer: 44 (±1)", "ambiguous answer (44, 1)"),
+    ("Answer: 127 (m = 19, n = 108)", "ambiguous answer (127, 19, 108)"),
+    ("Answer: 44. A second count gives 46.", "ambiguous answer (44, 46)"),
+    ("\\boxed{44}\nso the final answer is 45.", "ambiguous answer (44, 45)"),
+    ("The answer is 44 or 45.", "ambiguous answer (44, 45)"),
+    ("Answer: 44 = 4 × 11 or 45", "ambiguous answer (44, 45)"),
+    ("Answer: " + ", ".join(str(n) for n in range(201)), "ambiguous answer (0, 1, 2, 3 and 197 more)"),
+    ("\n".join(f"Answer: {n}" for n in range(201)), "ambiguous answer (0, 1, 2, 3 and 197 more)"),
+])
+def test_two_different_stated_values_are_ambiguous(content, reason):
+    g = run({"type": "numeric", "answer": 44}, content)
+    assert not g.passed
+    assert g.reason == reason
+
+
+def test_a_restatement_within_the_tolerance_is_not_a_hedge():
+    spec = {"type": "numeric", "answer": 3.14159, "tolerance": 0.001}
+    assert run(spec, "Answer: 3.14159 (≈ 3.1416)").passed
+    assert run(spec, "Answer: 3.1416\nAnswer: 3.1415").passed
+    assert run(spec, "Answer: 3.1416 or 3.2").reason == "ambiguous answer (3.1416, 3.2)"
+
+
+def test_an_arithmetic_answer_line_is_evaluated_exactly():
+    assert run({"type": "numeric", "answer": 1024}, "Answer: 2^10").passed
+    assert run({"type": "numeric", "answer": "5/6"}, "Answer: 1/2 + 1/3").passed
+    assert run({"type": "numeric", "answer": 44}, "Answer: 4 × 11 = 45").reason == "answer 45, expected 44"
+    # a power too large to evaluate is read as the numbers it is made of, never computed
+    assert run({"type": "numeric", "answer": 2}, "Answer: 2^3^100000").reason == "ambiguous answer (2, 3, 100000)"
+
+
+_EXPLAINED = [
+    "Answer: {v}", "**Answer:** {v} cents", "Answer: {v} (that is, {a} × {b})", "Answer: {a} × {b} = {v}",
+    "Answer: {v} = {a} · {b}", "Answer: {a} * {b} = {v}. Nothing else counts.", "\\boxed{{{v}}}\n\nAnswer: {v}",
+    "The answer is {v}.\n\nAnswer: {v}",
+]
+_HEDGES = [
+    "Answer: {v} or {w}", "Answer: {v} (maybe {w})", "Answer: {v}\n\nAnswer: {w}", "\\boxed{{{v}}} and \\boxed{{{w}}}",
+    "Answer: {v}, or {w} if the ends count", "Answer: {w} (perhaps {v})", "The answer is {v} or {w}.",
+    "**Final answer:** {v}\n\nOn reflection, the answer is {w}.", "Answer: {a} × {b} = {v} or {w}",
+]
+
+
+@given(st.integers(1, 10**4), st.integers(1, 10**4), st.sampled_from(_EXPLAINED), _noise)
+def test_an_explanation_that_restates_the_answer_passes(a, b, template, noise):
+    v = a * b
+    g = run({"type": "numeric", "answer": v}, noise + "\n" + template.format(v=f"{v:,}", a=a, b=b))
+    assert g.passed, g.reason
+
+
+@given(st.integers(1, 10**4), st.integers(1, 10**4), st.integers(-10**9, 10**9), st.booleans(),
+       st.sampled_from(_HEDGES))
+def test_a_hedge_never_passes_whichever_value_is_right(a, b, other, right_first, template):
+    v = a * b
+    assume(other != v)
+    g = run({"type": "numeric", "answer": v if right_first else other},
+            template.format(v=v, w=other, a=a, b=b))
+    assert not g.passed
+    first, second = (other, v) if template.startswith("Answer: {w}") else (v, other)
+    assert g.reason == f"ambiguous answer ({first}, {second})"
