@@ -50,12 +50,11 @@ def numeric_case(*, family: str, index: int, difficulty: str, prompt: str, answe
 
     `traps` are the answers typical slips give (a condition forgotten, a boundary miscounted); each
     becomes a wrong reply, with an off-by-one, a hedge between the answer and the first trap (in both
-    orders) and a refusal. A trap equal to the answer is a generator bug and raises."""
+    orders) and a refusal. A trap that happens to equal the answer is left out; none left raises."""
     answer = Fraction(answer)
-    traps = list(dict.fromkeys(Fraction(t) for t in traps))
-    if not traps or answer in traps:
-        raise ValueError(f"{family}-{index:02d}: traps {[spell(t) for t in traps]} must differ from the "
-                         f"answer {spell(answer)}")
+    traps = [t for t in dict.fromkeys(Fraction(t) for t in traps) if t != answer]
+    if not traps:
+        raise ValueError(f"{family}-{index:02d}: no trap differs from the answer {spell(answer)}")
     if answer.denominator != 1 and not as_fraction:
         raise ValueError(f"{family}-{index:02d}: the answer {spell(answer)} is a fraction; ask for one")
     slip = _off_by_one(answer)
