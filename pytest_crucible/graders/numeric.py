@@ -71,6 +71,8 @@ _STATES = re.compile(r"==?|≈|≡|⇒|→")
 _OPERATOR_GAP = re.compile(r"[\s{}]*[)\s{}]*(?:\*\*|[-+×*·÷/^]|x|X)[(\s{}]*")
 _NOT_A_VALUE_BEFORE = re.compile(r"(?:[A-Za-z]\s*\^\s*\{?|\b(?:mod|modulo|pmod|bmod)\s*\{?\(?)\s*$", re.I)
 _MAX_POWER_BITS = 100_000  # 2^10 is a value; 9^9^9 is a denial of service
+_MAX_TOKENS = 100          # longer arithmetic is not an explanation of one answer: its numbers count
+_MAX_NESTING = 20          # bracket levels looked into; deeper ones are all clause breaks
 
 
 def _end(n: Number) -> int:
@@ -79,7 +81,7 @@ def _end(n: Number) -> int:
 
 def _mark_remarks(text: str) -> str:
     """Brackets that hold words become clause breaks; brackets around pure arithmetic stay."""
-    while True:
+    for _ in range(_MAX_NESTING):
         def replace(m: re.Match) -> str:
             inner = m.group(1) if m.group(1) is not None else m.group(2)
             rest, last = [], 0
@@ -93,8 +95,11 @@ def _mark_remarks(text: str) -> str:
             return "\x00" + inner + "\x00"
         new = _INNER_BRACKETS.sub(replace, text)
         if new == text:
-            return text.replace("\x01", "(").replace("\x02", ")")
+            break
         text = new
+    else:
+        text = re.sub(r"[()\[\]]", "\x00", text)
+    return text.replace("\x01", "(").replace("\x02", ")")
 
 
 def _evaluate(tokens: list) -> Fraction:
@@ -187,9 +192,11 @@ def _group_value(group: list[Number], gaps: list[str]) -> list[Fraction]:
         depth -= tok == ")"
         opened = max(opened, -depth)
     tokens = ["("] * opened + tokens + [")"] * (depth + opened)
+    if len(tokens) > _MAX_TOKENS:
+        return [n.value for n in group]
     try:
         return [_evaluate(tokens)]
-    except (ValueError, ZeroDivisionError, OverflowError):
+    except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
         return [n.value for n in group]
 
 
@@ -243,9 +250,8 @@ def read_values(content: str) -> tuple[list[Fraction], str, str]:
     text = clean_answer(content)
     counted = _counted(marked_answers(text))
     if counted:
-        values: list[Fraction] = []
-        for marked in counted:
-            values += [v for v in stated_values(marked.text) if v not in values]
+        distinct = {v: None for marked in counted for v in stated_values(marked.text)}
+        values = list(distinct)
         last = counted[-1].text
         if not values:
             return [], last, f"answer line {last[:60]!r} holds no number"
