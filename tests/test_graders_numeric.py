@@ -277,3 +277,42 @@ def test_a_hedge_never_passes_whichever_value_is_right(a, b, other, right_first,
     assert not g.passed
     first, second = (other, v) if template.startswith("Answer: {w}") else (v, other)
     assert g.reason == f"ambiguous answer ({first}, {second})"
+
+
+@pytest.mark.parametrize("content", [
+    "Answer: 7/24 = 0.2917",
+    "Answer: 7/24 ≈ 0.29167",
+    "Answer: $\\frac{7}{24} \\approx 0.2917$",
+    "Answer: 7/24 (≈ 29.17%)",
+    "Answer: 7/24, about 0.29",
+    "Answer: 7/24 ≈ 0.291666...",
+    "\\boxed{\\dfrac{7}{24}}\n\nAnswer: 7/24 (approximately 0.292)",
+])
+def test_a_decimal_that_rounds_the_exact_answer_restates_it(content):
+    g = run({"type": "numeric", "answer": "7/24"}, content)
+    assert g.passed, g.reason
+
+
+@pytest.mark.parametrize("content, reason", [
+    ("Answer: 0.2917", "answer 0.2917, expected 7/24"),          # asked for the exact value
+    ("Answer: 7/24 ≈ 0.28", "answer 0.28, expected 7/24"),        # not a rounding of 7/24
+    ("Answer: 7/24 (or 0.28)", "ambiguous answer (7/24, 0.28)"),
+    ("Answer: 7/24 or 5/17", "ambiguous answer (7/24, 5/17)"),
+    ("Answer: 7/24 (29%... or 30%)", "ambiguous answer (7/24, 30)"),
+])
+def test_a_decimal_that_does_not_round_the_answer_is_a_value_of_its_own(content, reason):
+    g = run({"type": "numeric", "answer": "7/24"}, content)
+    assert not g.passed
+    assert g.reason == reason
+
+
+@given(st.fractions(min_value=-1000, max_value=1000, max_denominator=10**4), st.integers(1, 8),
+       st.sampled_from(["Answer: {v} ≈ {d}", "Answer: {v} = {d}", "Answer: {v} (≈ {d})", "Answer: {v}, about {d}"]))
+def test_rounding_restates_and_a_different_decimal_does_not(value, places, template):
+    exact = f"{value.numerator}/{value.denominator}"
+    rounded = round(value, places)
+    assume(rounded != value)
+    shown = f"{float(rounded):.{places}f}"
+    assert run({"type": "numeric", "answer": exact}, template.format(v=exact, d=shown)).passed
+    off = f"{float(rounded + Fraction(2, 10 ** places)):.{places}f}"
+    assert not run({"type": "numeric", "answer": exact}, template.format(v=exact, d=off)).passed

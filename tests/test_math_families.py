@@ -100,7 +100,8 @@ def _phrasings(answer: Fraction) -> list[str]:
     if answer.denominator == 1:
         forms += [f"Answer: {answer.numerator:,}", f"**Answer: {answer.numerator:,} in total**"]
     else:
-        forms += [f"Answer: $\\frac{{{answer.numerator}}}{{{answer.denominator}}}$"]
+        forms += [f"Answer: $\\frac{{{answer.numerator}}}{{{answer.denominator}}}$",
+                  f"Answer: {spelled} ≈ {float(answer):.4f}", f"**Answer:** {spelled} (about {float(answer):.2%})"]
     return forms
 
 

@@ -15,12 +15,15 @@ Where the answer is read:
 What a marked answer states (the hedge rule). The marked text is cut into clauses at `;`, `, `,
 `|`, line and sentence ends, the words `or`, `and`, `but`, and brackets that hold words (a remark
 such as "(maybe 495)" or "(that is, 4 × 11)"; brackets around pure arithmetic stay). In each clause:
-- the part after its last `=`, `≈` or `≡` is what the clause states; what comes before is working
-  (`4 × 11 = 44` states 44, `7^2026 mod 1000 = 649` states 649);
+- the part after its last `=`, `≈`, `~` or `≡` is what the clause states; what comes before is
+  working (`4 × 11 = 44` states 44, `7^2026 mod 1000 = 649` states 649), except that a decimal
+  which only rounds the side before it states that side (`7/24 ≈ 0.2917` states 7/24);
 - numbers joined by arithmetic (`+ - × * · ÷ / ^`, brackets) are one value (`4 × 11` is 44,
   `2^10` is 1024), so an explanation that restates the answer agrees with it;
 - a modulus (`mod 1000`, `\\pmod{1000}`) and a unit's exponent (`m^2`) state nothing.
-Every other number is a value the reply states. All stated values, over every marker, must agree:
+Every other number is a value the reply states, except a decimal (or percentage) that rounds or
+truncates another stated value (`7/24 (≈ 29.17%)`). All stated values, over
+every marker, must agree:
 `Answer: 44 (that is, 4 × 11)`, `**Answer:** 44 cents`, a trailing sentence without another number,
 and `The answer is 44.` followed by `Answer: 44` pass; `Answer: 5413 or 4738`, `Answer: 486 (maybe
 495)`, two `Answer:` lines or two `\\boxed{}` with different values, and any other number beside the
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import NamedTuple
 
 from ..extract import Number, clean_answer, format_number, marked_answers, numbers, parse_number, plain
 from .base import Grade
@@ -62,12 +66,14 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
 # ---------------------------------------------------------------- what an answer line states
 
 _LATEX_NOISE = re.compile(r"\\(?:left|right|displaystyle|boxed|fbox|text\w*|math\w*|[,;:! ])")
-_LATEX_OPS = {r"\times": "×", r"\cdot": "·", r"\div": "÷", "{,}": ",", r"\%": "%", r"\$": "$"}
+_LATEX_OPS = {r"\times": "×", r"\cdot": "·", r"\div": "÷", r"\approx": "≈", r"\equiv": "≡", r"\sim": "~",
+              "{,}": ",", r"\%": "%", r"\$": "$"}
 # Brackets whose content, numbers taken out, is only arithmetic: part of an expression.
 _ARITHMETIC_REST = re.compile(r"[\s+\-*/×·÷^x(){}\x01\x02]*")
 _INNER_BRACKETS = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 _CLAUSE_BREAK = re.compile(r"\x00|;|\||\n|,(?=\s|$)|[.!?](?=\s+\D)|\s(?:or|and|but)\s", re.I)
-_STATES = re.compile(r"==?|≈|≡|⇒|→")
+_STATES = re.compile(r"==?|≈|≃|~|≡|⇒|→")
+_DECIMAL = re.compile(r"[0-9,]*\.([0-9]+)")
 _OPERATOR_GAP = re.compile(r"[\s{}]*[)\s{}]*(?:\*\*|[-+×*·÷/^]|x|X)[(\s{}]*")
 _NOT_A_VALUE_BEFORE = re.compile(r"(?:[A-Za-z]\s*\^\s*\{?|\b(?:mod|modulo|pmod|bmod)\s*\{?\(?)\s*$", re.I)
 _MAX_POWER_BITS = 100_000  # 2^10 is a value; 9^9^9 is a denial of service
@@ -75,8 +81,31 @@ _MAX_TOKENS = 100          # longer arithmetic is not an explanation of one answ
 _MAX_NESTING = 20          # bracket levels looked into; deeper ones are all clause breaks
 
 
+class _Stated(NamedTuple):
+    value: Fraction
+    center: Fraction = Fraction(0)  # a rounded decimal stands for any value within `half` of this
+    half: Fraction = Fraction(0)    # 0: an exact value
+
+
 def _end(n: Number) -> int:
     return n.start + len(n.text)
+
+
+def _literal(n: Number, after: str) -> _Stated:
+    """A number as written: a decimal stands for any value it rounds or truncates to (0.2917 for
+    anything in [0.29165, 0.2918)); a percentage for a hundredth of that."""
+    m, percent = _DECIMAL.fullmatch(n.text.lstrip("+-")), after.lstrip().startswith("%")
+    if not m and not percent:
+        return _Stated(n.value, n.value)
+    unit = Fraction(1, 10 ** len(m.group(1))) if m else Fraction(1)
+    scale = Fraction(1, 100) if percent else 1
+    center = n.value + (unit / 4 if n.value >= 0 else -unit / 4)
+    return _Stated(n.value, center * scale, unit * 3 / 4 * scale)
+
+
+def _restates(approx: _Stated, other: _Stated) -> bool:
+    """Is `approx` a rounding of the more precise `other`?"""
+    return approx.half > 0 and other.half < approx.half and abs(other.value - approx.center) <= approx.half
 
 
 def _mark_remarks(text: str) -> str:
@@ -174,10 +203,10 @@ def _gap_tokens(gap: str) -> list:
     return out
 
 
-def _group_value(group: list[Number], gaps: list[str]) -> list[Fraction]:
+def _group_value(group: list[Number], gaps: list[str], after: str) -> list[_Stated]:
     """One value for numbers joined by arithmetic; their own values when it does not evaluate."""
     if len(group) == 1:
-        return [group[0].value]
+        return [_literal(group[0], after)]
     tokens: list = [group[0].value]
     for gap, n in zip(gaps, group[1:]):
         ops = _gap_tokens(gap)
@@ -192,21 +221,30 @@ def _group_value(group: list[Number], gaps: list[str]) -> list[Fraction]:
         depth -= tok == ")"
         opened = max(opened, -depth)
     tokens = ["("] * opened + tokens + [")"] * (depth + opened)
-    if len(tokens) > _MAX_TOKENS:
-        return [n.value for n in group]
-    try:
-        return [_evaluate(tokens)]
-    except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
-        return [n.value for n in group]
+    if len(tokens) <= _MAX_TOKENS:
+        try:
+            value = _evaluate(tokens)
+            return [_Stated(value, value)]
+        except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
+            pass
+    return [_Stated(n.value, n.value) for n in group]
 
 
-def _clause_values(clause: str) -> list[Fraction]:
-    states = list(_STATES.finditer(clause))
-    if states:
-        clause = clause[states[-1].end():]
+def _clause_values(clause: str) -> list[_Stated]:
+    """What a clause states: its last side (`7/24 = 0.2917` states 7/24, the decimal only rounds it)."""
+    sides = _STATES.split(clause)
+    stated = _side_values(sides[-1])
+    if len(sides) > 1 and len(stated) == 1 and stated[0].half:
+        before = _side_values(sides[-2])
+        if len(before) == 1 and _restates(stated[0], before[0]):
+            return before
+    return stated
+
+
+def _side_values(clause: str) -> list[_Stated]:
     found = [n for n in numbers(clause)
              if not _NOT_A_VALUE_BEFORE.search(clause[max(0, n.start - 12):n.start])]
-    values: list[Fraction] = []
+    values: list[_Stated] = []
     group, gaps = found[:1], []
     for prev, cur in zip(found, found[1:]):
         gap = clause[_end(prev):cur.start]
@@ -215,23 +253,30 @@ def _clause_values(clause: str) -> list[Fraction]:
             group.append(cur)
             gaps.append(gap)
         else:
-            values += _group_value(group, gaps)
+            values += _group_value(group, gaps, gap)
             group, gaps = [cur], []
     if group:
-        values += _group_value(group, gaps)
+        values += _group_value(group, gaps, clause[_end(group[-1]):])
     return values
 
 
-def stated_values(answer: str) -> list[Fraction]:
-    """Every value an answer line states, in order (see the module docstring for the rule)."""
+def _stated(answer: str) -> list[_Stated]:
     text = plain(answer)
     for latex, op in _LATEX_OPS.items():
         text = text.replace(latex, op)
     text = _LATEX_NOISE.sub(" ", text)
-    values: list[Fraction] = []
-    for clause in _CLAUSE_BREAK.split(_mark_remarks(text)):
-        values += _clause_values(clause)
-    return values
+    return [v for clause in _CLAUSE_BREAK.split(_mark_remarks(text)) for v in _clause_values(clause)]
+
+
+def _exact_values(stated: list[_Stated]) -> list[Fraction]:
+    """Distinct values in order, leaving out a decimal that only rounds another stated value."""
+    kept = [s for s in stated if not any(_restates(s, t) for t in stated)]
+    return list({s.value: None for s in kept})
+
+
+def stated_values(answer: str) -> list[Fraction]:
+    """Every value an answer line states, in order (see the module docstring for the rule)."""
+    return _exact_values(_stated(answer))
 
 
 # ---------------------------------------------------------------- reading a reply
@@ -250,8 +295,7 @@ def read_values(content: str) -> tuple[list[Fraction], str, str]:
     text = clean_answer(content)
     counted = _counted(marked_answers(text))
     if counted:
-        distinct = {v: None for marked in counted for v in stated_values(marked.text)}
-        values = list(distinct)
+        values = _exact_values([v for marked in counted for v in _stated(marked.text)])
         last = counted[-1].text
         if not values:
             return [], last, f"answer line {last[:60]!r} holds no number"
