@@ -3,6 +3,7 @@
 - `family_rng`     one random generator per family and seed, so re-rolling or adding one family
                    never shifts the questions of another;
 - `program`        a solver's source: its parameters as literal assignments, then the body;
+- `factored`       a number's prime factorisation as a worked reply writes it (2^3 × 5 × 7);
 - `numeric_case`   one numeric case mapping with the suite's conventions (id `<family>-NN`, the
                    answer-line instruction, near misses, a hedge and a refusal among the wrong replies).
 
@@ -36,6 +37,20 @@ def spell(value: int | Fraction) -> str:
     """An answer as the grader and the replies write it: 44, or 7/12."""
     value = Fraction(value)
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def factored(n: int) -> str:
+    """Trial division: the suite factors small moduli and numbers built from small primes."""
+    parts, p = [], 2
+    while n > 1:
+        k = 0
+        while n % p == 0:
+            n //= p
+            k += 1
+        if k:
+            parts.append(f"{p}^{k}" if k > 1 else str(p))
+        p += 1
+    return " × ".join(parts)
 
 
 def _off_by_one(value: Fraction) -> Fraction:

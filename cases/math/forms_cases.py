@@ -2,7 +2,7 @@
 for N of up to nine digits. The generator uses the divisor-sum formulas of these forms (units times the
 sum of a character over the divisors of N); the solver tries every x."""
 
-from pytest_crucible.families import family_rng, numeric_case, program
+from pytest_crucible.families import factored, family_rng, numeric_case, program
 
 FAMILY = "MA-forms"
 
@@ -72,7 +72,7 @@ def _case(rng, index, difficulty):
         (x, y) and (-x, y) when x ≠ 0.
     """
     reference = f"""
-        Factor N = {n} = {_factor_text(n)}.
+        Factor N = {n} = {factored(n)}.
 
         The number of representations by {form} is {units} × Σ χ(d) over the divisors d of N, with
         the character χ of this form; every prime that must appear to an even power does, so the sum
@@ -93,19 +93,6 @@ def _case(rng, index, difficulty):
         solver=program(SOLVER, FORM=form, N=n), reference=reference, notes=notes,
         max_tokens=16384 if difficulty == "medium" else 32768,
         title=f"Integer solutions of {form} = {n}")
-
-
-def _factor_text(n):
-    parts, p = [], 2
-    while n > 1:
-        k = 0
-        while n % p == 0:
-            n //= p
-            k += 1
-        if k:
-            parts.append(f"{p}^{k}" if k > 1 else str(p))
-        p += 1
-    return " × ".join(parts)
 
 
 def cases(seed):

@@ -5,7 +5,7 @@ power."""
 
 from math import gcd
 
-from pytest_crucible.families import family_rng, numeric_case, program
+from pytest_crucible.families import factored, family_rng, numeric_case, program
 
 FAMILY = "MA-tower"
 
@@ -100,7 +100,7 @@ def _case(rng, index, levels, modulus, shared_factor, difficulty):
         {ask}
     """
     traps = [flat, naive, answer % (modulus // 10) if is_power_of_ten else (answer + modulus // 2) % modulus]
-    factors = _factor_text(modulus)
+    factors = factored(modulus)
     reference = f"""
         Work modulo {modulus} = {factors} and combine with the Chinese remainder theorem.
 
@@ -122,19 +122,6 @@ def _case(rng, index, levels, modulus, shared_factor, difficulty):
         solver=program(SOLVER, TOWER=tower, MODULUS=modulus), reference=reference, notes=notes,
         max_tokens=16384 if difficulty == "medium" else 32768,
         title=f"{_spelled(tower)} modulo {modulus}")
-
-
-def _factor_text(m):
-    parts, p = [], 2
-    while m > 1:
-        k = 0
-        while m % p == 0:
-            m //= p
-            k += 1
-        if k:
-            parts.append(f"{p}^{k}" if k > 1 else str(p))
-        p += 1
-    return " × ".join(parts)
 
 
 def cases(seed):
