@@ -316,3 +316,16 @@ def test_rounding_restates_and_a_different_decimal_does_not(value, places, templ
     assert run({"type": "numeric", "answer": exact}, template.format(v=exact, d=shown)).passed
     off = f"{float(rounded + Fraction(2, 10 ** places)):.{places}f}"
     assert not run({"type": "numeric", "answer": exact}, template.format(v=exact, d=off)).passed
+
+
+@pytest.mark.parametrize("content, passed", [
+    ("Answer: 44 five-digit numbers", True),
+    ("Answer: 44 5-digit numbers", True),
+    ("Answer: 44 integers n with 1 ≤ n ≤ 119,826", True),
+    ("Answer: 44 values of $n \\leq 500$", True),
+    ("Answer: 44 integers up to 119,826", False),      # a restated bound without a comparison is a value
+    ("Answer: 44 (out of 90 numbers)", False),
+])
+def test_words_and_bounds_beside_the_answer(content, passed):
+    g = run({"type": "numeric", "answer": 44}, content)
+    assert g.passed == passed, g.reason

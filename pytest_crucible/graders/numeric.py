@@ -27,8 +27,10 @@ every marker, must agree:
 `Answer: 44 (that is, 4 × 11)`, `**Answer:** 44 cents`, a trailing sentence without another number,
 and `The answer is 44.` followed by `Answer: 44` pass; `Answer: 5413 or 4738`, `Answer: 486 (maybe
 495)`, two `Answer:` lines or two `\\boxed{}` with different values, and any other number beside the
-answer (`Answer: 127 (m = 19, n = 108)`) fail as `ambiguous answer (5413, 4738)`. Values that differ
-but all lie within the tolerance are a restatement, not a hedge (`3.14159 (≈ 3.1416)`).
+answer (`Answer: 127 (m = 19, n = 108)`, even a bound restated from the question: `114 integers up
+to 119,826`) fail as `ambiguous answer (5413, 4738)`. Values that differ but all lie within the
+tolerance are a restatement, not a hedge (`3.14159 (≈ 3.1416)`). A number glued to a word by a
+hyphen (`5-digit`) is part of the word, and one beside a comparison (`1 ≤ n ≤ 119,826`) a bound.
 
 Numbers: integers, decimals, 1,234,567 (commas or thin spaces; plain spaces separate numbers), 3/4,
 2 1/2, \\frac{3}{4}, 1.5e6, 1.5 × 10^6. `tolerance` is absolute, `rel_tolerance` relative to the
@@ -75,7 +77,10 @@ _CLAUSE_BREAK = re.compile(r"\x00|;|\||\n|,(?=\s|$)|[.!?](?=\s+\D)|\s(?:or|and|b
 _STATES = re.compile(r"==?|≈|≃|~|≡|⇒|→")
 _DECIMAL = re.compile(r"[0-9,]*\.([0-9]+)")
 _OPERATOR_GAP = re.compile(r"[\s{}]*[)\s{}]*(?:\*\*|[-+×*·÷/^]|x|X)[(\s{}]*")
-_NOT_A_VALUE_BEFORE = re.compile(r"(?:[A-Za-z]\s*\^\s*\{?|\b(?:mod|modulo|pmod|bmod)\s*\{?\(?)\s*$", re.I)
+_NOT_A_VALUE_BEFORE = re.compile(
+    r"(?:[A-Za-z]\s*\^\s*\{?|\b(?:mod|modulo|pmod|bmod)\s*\{?\(?|[<>≤≥⩽⩾]=?|\\[lg]eq?)\s*$", re.I)
+# "5-digit" is part of a word; in "1 ≤ n" the 1 is a bound
+_NOT_A_VALUE_AFTER = re.compile(r"-[A-Za-z]|\s*(?:[<>≤≥⩽⩾]|\\[lg]eq?\b)")
 _MAX_POWER_BITS = 100_000  # 2^10 is a value; 9^9^9 is a denial of service
 _MAX_TOKENS = 100          # longer arithmetic is not an explanation of one answer: its numbers count
 _MAX_NESTING = 20          # bracket levels looked into; deeper ones are all clause breaks
@@ -243,7 +248,8 @@ def _clause_values(clause: str) -> list[_Stated]:
 
 def _side_values(clause: str) -> list[_Stated]:
     found = [n for n in numbers(clause)
-             if not _NOT_A_VALUE_BEFORE.search(clause[max(0, n.start - 12):n.start])]
+             if not _NOT_A_VALUE_BEFORE.search(clause[max(0, n.start - 12):n.start])
+             and not _NOT_A_VALUE_AFTER.match(clause, _end(n))]
     values: list[_Stated] = []
     group, gaps = found[:1], []
     for prev, cur in zip(found, found[1:]):
