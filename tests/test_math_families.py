@@ -122,3 +122,27 @@ def test_the_math_category_is_large_and_mostly_hard():
     math = [c for c in load_cases() if c.category == "math"]
     tiers = Counter(c.difficulty for c in math)
     assert len(math) >= 70 and tiers["hard"] >= 50 and tiers["easy"] >= 3, tiers
+
+
+def test_numeric_case_builds_the_wrong_replies_and_refuses_generator_slips():
+    from pytest_crucible.families import REFUSAL, numeric_case
+
+    def build(answer, traps, **kw):
+        return numeric_case(family="MA-x", index=3, difficulty="hard", prompt="How many?", answer=answer,
+                            solver="print(44)", reference="Answer: 44", traps=traps, notes="n",
+                            max_tokens=16384, **kw)
+
+    case = build(44, [40, 44])
+    assert case["id"] == "MA-x-03" and case["grader"] == {"type": "numeric", "answer": 44}
+    assert case["prompt"].endswith("`Answer: <number>`.")
+    assert case["verify"]["wrong"] == [
+        "Answer: 40", "Answer: 45", "Answer: 44 or 40", "**Answer:** 40 (though it may be 44)",
+        "Answer: 44\n\nOn second thought, recounting gives a different total.\n\nAnswer: 40", REFUSAL]
+    with pytest.raises(ValueError, match="no trap differs"):
+        build(44, [44])
+    with pytest.raises(ValueError, match="is a fraction"):
+        build(Fraction(7, 24), [Fraction(1, 3)])
+    fraction = build(Fraction(7, 24), [Fraction(1, 2)], as_fraction=True)
+    assert fraction["grader"]["answer"] == "7/24" and fraction["prompt"].endswith("`Answer: <fraction>`.")
+    # the off-by-one of a fraction moves its numerator: 8/24, written in lowest terms
+    assert fraction["verify"]["wrong"][:3] == ["Answer: 1/2", "Answer: 1/3", "Answer: 7/24 or 1/2"]
