@@ -563,7 +563,9 @@ def _ends_sentence(segment: str, mark: str, following: str) -> bool:
     bare = token[:-1]
     if _DOTTED.match(token) or token == "etc." or (len(bare) == 1 and bare.isalpha()):
         # "U.S.", "a.m.", "etc.", an initial "J.": a sentence ends only if a usual opener follows
-        return nxt_word.rstrip(",;:") in _OPENERS and nxt[:1].isupper()
+        # (capitalised as a sentence opener is: in ALL-CAPS text nothing can be told, so no break)
+        opener = nxt.strip("\"'“‘([*_").rstrip(",;:")
+        return nxt_word.rstrip(",;:") in _OPENERS and opener[:1].isupper() and not opener[1:].isupper()
     return True
 
 
