@@ -463,12 +463,12 @@ def json_error(text: str, root: str | None = None) -> str | None:
 
 # ---------------------------------------------------------------- prose structure
 
-_WORD = re.compile(r"[^\W_]+(?:[-'.,][^\W_]+)*")
+_WORD = re.compile(r"[^\W_]+(?:[-'.,_][^\W_]+)*")
 
 
 def words(text: str) -> list[str]:
-    """Words as a reader counts them: "don't", "well-known", "3.14" and "1,000" are one word each;
-    markdown emphasis and list markers are not words."""
+    """Words as a reader counts them: "don't", "well-known", "3.14", "1,000" and "[sender_name]" are
+    one word each; markdown emphasis and list markers are not words."""
     return _WORD.findall(plain(text))
 
 
@@ -528,7 +528,7 @@ def paragraphs(text: str) -> list[str]:
 # Abbreviations after which a full stop never ends a sentence ("Dr. Okoro", "e.g. bread").
 _NEVER_ENDS = frozenset("""
     e.g. i.e. eg. ie. viz. cf. vs. al. dr. mr. mrs. ms. mx. prof. rev. st. mt. sgt. capt.
-    gen. col. lt. gov. sen. rep. hon. fr. approx. ca. esp. incl.
+    gen. col. lt. gov. sen. rep. hon. fr. approx. ca. esp. incl. p.s. p.p.s.
 """.split())
 # Abbreviations that take a number: "No. 5", "pp. 12", "Fig. 3"; before anything else they may end one.
 _BEFORE_NUMBER = frozenset("no. nos. fig. figs. p. pp. vol. ch. sec. art. op. tel. ext.".split())
@@ -575,11 +575,12 @@ def sentences(text: str) -> list[str]:
     A sentence ends at `.`, `!`, `?` or `…` followed by whitespace, and at every line break (a list
     item or a heading is a sentence of its own). A full stop after an abbreviation ("e.g.", "Dr.",
     "No. 5"), inside a number ("3.14") or after an initial does not end one; after "U.S.", "a.m." or
-    "etc." it does when a usual sentence opener follows. List markers are not sentences."""
+    "etc." it does when a usual sentence opener follows. List markers are not sentences, and neither
+    is a label on a line of its own ("Notice:", "Here are the steps:")."""
     out: list[str] = []
     for line in plain(text).split("\n"):
         body = line_text(line)
-        if not body:
+        if not body or (body.endswith(":") and not _TERMINATOR.search(body)):
             continue
         start = 0
         for m in _TERMINATOR.finditer(body):

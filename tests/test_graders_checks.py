@@ -235,3 +235,13 @@ def test_new_kinds_report_bad_parameters():
          "constraints[0].max_lines"),
     ]:
         assert field in [f for f, _ in check_spec({"type": "checks", "constraints": [constraint]})], constraint
+
+
+def test_paragraph_sentences_and_labels():
+    letter = "One. Two.\n\nThree. Four. Five.\n\nP.S. We hope to see you there."
+    assert one({"kind": "paragraph_sentences", "min": 2, "max": 2, "paragraphs": [1, 2]}, letter) == \
+        (False, "paragraph 2 has 3 > 2 sentences")
+    assert one({"kind": "paragraph_sentences", "max": 3}, letter) == (True, "every paragraph")
+    assert one({"kind": "sentence_count", "min": 6, "max": 6}, letter) == (True, "6")  # "P.S." ends nothing
+    assert one({"kind": "sentence_count", "max": 2}, "Notice:\nDoors open at ten. Bring a cup.") == (True, "2")
+    assert one({"kind": "word_count", "max": 3}, "Hello [recipient_name], bye") == (True, "3")

@@ -24,6 +24,7 @@ Kinds (min / max are inclusive and either may be left out):
   (blocks between blank lines or `***` rules), bullet_count, numbered_list {min, max}
   numbered_list {sequential: true}                     the items are numbered 1, 2, 3, ... in order
   words_per_line / sentence_words {min, max}           every non-empty line / every sentence
+  paragraph_sentences {min, max, paragraphs: [1, 2]}   sentences in each listed paragraph (default all)
   starts_with / ends_with {text, case_sensitive: false}
   case {value: lower | upper}
   required_words / forbidden_words {words: [...]}      whole words, case-insensitive
@@ -212,6 +213,17 @@ def _sentence_words(text, raw, case, c):
     return True, "every sentence"
 
 
+def _paragraph_sentences(text, raw, case, c):
+    blocks = paragraphs(text)
+    for n in c.get("paragraphs") or range(1, len(blocks) + 1):
+        if n > len(blocks):
+            return False, f"no paragraph {n} ({len(blocks)} paragraphs)"
+        ok, note = _count(len(sentences(blocks[n - 1])), c)
+        if not ok:
+            return False, f"paragraph {n} has {note} sentences"
+    return True, "every paragraph"
+
+
 def _acrostic(text, raw, case, c):
     got = "".join(_initial(ln) for ln in lines(text))
     want = str(c["text"])
@@ -304,6 +316,7 @@ KINDS = {
     "numbered_list": (_numbered_list, (), ("min", "max", "sequential")),
     "words_per_line": (_per_line_words, *_COUNT),
     "sentence_words": (_sentence_words, *_COUNT),
+    "paragraph_sentences": (_paragraph_sentences, (), ("min", "max", "paragraphs")),
     "starts_with": (_starts_with, ("text",), ("case_sensitive",)),
     "ends_with": (_ends_with, ("text",), ("case_sensitive",)),
     "case": (_case, ("value",), ()),
@@ -324,7 +337,8 @@ KINDS = {
     "contains_number": (_contains_number, ("value",), ()),
 }
 _NEEDS_BOUND = ("word_count", "sentence_count", "line_count", "char_count", "paragraph_count", "bullet_count",
-                "numbered_list", "keyword_count", "letter_count", "words_per_line", "sentence_words")
+                "numbered_list", "keyword_count", "letter_count", "words_per_line", "sentence_words",
+                "paragraph_sentences")
 _PATTERNED = ("line_format", "line_matches")
 
 
@@ -384,6 +398,10 @@ def _param_problems(kind: str, c: dict) -> list[tuple[str, str]]:
             bad("paragraph", "paragraph is a paragraph number, 1 for the first")
         if not (isinstance(c.get("word"), str) and len(words(c["word"])) == 1):
             bad("word", "word is the single word the paragraph opens with")
+    if kind == "paragraph_sentences" and c.get("paragraphs") is not None and (
+            not isinstance(c["paragraphs"], list) or not c["paragraphs"]
+            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in c["paragraphs"])):
+        bad("paragraphs", "paragraphs is a list of paragraph numbers, 1 for the first")
     if kind == "placeholders" and c.get("names") is not None and (
             not isinstance(c["names"], list) or not all(isinstance(n, str) and n.strip() for n in c["names"])):
         bad("names", "names is a list of placeholder names, e.g. [recipient, date]")
