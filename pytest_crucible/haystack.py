@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import string
 import sys
 from dataclasses import dataclass
 from datetime import date
@@ -120,7 +121,7 @@ _TEMPLATES = (
     "By {month} {year}, {big} residents had signed a petition started by {N} about {O}.",
     "{N} and {N2} walked {dec} kilometres {P} on {date}.",
     "A survey in {year} found {n} {things} {P}.",
-    "{N} first {V} {O} in {year}, and again {n} years later.",
+    "{N} first {V} {O} in {year}, and again {hour} years later.",
     "The tide table for {date} gives high water at {hour}.{minute}.",
     "{S} spent {n} hours on {G} {T}.",
     "It took {N} {n} days to finish {G}, {A} work from start to end.",
@@ -139,28 +140,39 @@ def _lower_first(text: str) -> str:
     return text[0].lower() + text[1:]
 
 
-def _person(rng: random.Random) -> str:
-    return f"{rng.choice(_FIRST)} {rng.choice(_LAST)}"
+def _pick(rng: random.Random, seq: Sequence):
+    return seq[int(rng.random() * len(seq))]  # rng.choice's exact rejection sampling is 3x slower
 
 
-def _day(rng: random.Random) -> str:
-    return f"{rng.randint(1, 28)} {rng.choice(_MONTHS)}"
+def _between(rng: random.Random, low: int, high: int) -> int:
+    return low + int(rng.random() * (high - low + 1))
+
+
+# slot -> how to fill it; a template draws only the slots it names (building 128k tokens is ~8000 draws)
+_SLOTS = {
+    "S": lambda r: _pick(r, _SUBJECTS), "s": lambda r: _lower_first(_pick(r, _SUBJECTS)),
+    "s2": lambda r: _lower_first(_pick(r, _SUBJECTS)), "V": lambda r: _pick(r, _VERBS),
+    "V2": lambda r: _pick(r, _VERBS), "O": lambda r: _pick(r, _OBJECTS), "O2": lambda r: _pick(r, _OBJECTS),
+    "P": lambda r: _pick(r, _PLACES), "T": lambda r: _pick(r, _TIMES), "A": lambda r: _pick(r, _ADJECTIVES),
+    "R": lambda r: _pick(r, _REACTIONS), "G": lambda r: _pick(r, _GERUNDS),
+    "N": lambda r: f"{_pick(r, _FIRST)} {_pick(r, _LAST)}", "N2": lambda r: f"{_pick(r, _FIRST)} {_pick(r, _LAST)}",
+    "n": lambda r: _between(r, 2, 96), "big": lambda r: _between(r, 110, 4800),
+    "year": lambda r: _between(r, 1951, 2023), "date": lambda r: f"{_between(r, 1, 28)} {_pick(r, _MONTHS)}",
+    "month": lambda r: _pick(r, _MONTHS), "money": lambda r: f"£{_between(r, 12, 9800)}",
+    "dec": lambda r: f"{_between(r, 2, 19)}.{_between(r, 1, 9)}", "hour": lambda r: _between(r, 1, 12),
+    "minute": lambda r: f"{_pick(r, (0, 15, 20, 30, 40, 45)):02d}", "things": lambda r: _pick(r, _THINGS),
+    "supplies": lambda r: _pick(r, _SUPPLIES),
+}
+_PAIRS = (("s", "s2"), ("S", "s2"), ("V", "V2"), ("O", "O2"), ("N", "N2"))  # never the same twice
+_FIELDS = {t: tuple(dict.fromkeys(f for _, f, _, _ in string.Formatter().parse(t) if f)) for t in _TEMPLATES}
 
 
 def _sentence(rng: random.Random, template: str) -> str:
-    s, s2 = rng.sample(_SUBJECTS, 2)
-    o, o2 = rng.sample(_OBJECTS, 2)
-    v, v2 = rng.sample(_VERBS, 2)
-    text = template.format(
-        S=s, s=_lower_first(s), s2=_lower_first(s2), V=v, V2=v2, O=o, O2=o2,
-        P=rng.choice(_PLACES), T=rng.choice(_TIMES), A=rng.choice(_ADJECTIVES),
-        R=rng.choice(_REACTIONS), G=rng.choice(_GERUNDS), N=_person(rng), N2=_person(rng),
-        n=rng.randint(2, 96), big=rng.randint(110, 4800), year=rng.randint(1951, 2023),
-        date=_day(rng), month=rng.choice(_MONTHS), money=f"£{rng.randint(12, 9800)}",
-        dec=f"{rng.randint(2, 19)}.{rng.randint(1, 9)}", hour=rng.randint(1, 12),
-        minute=f"{rng.choice((0, 15, 20, 30, 40, 45)):02d}", things=rng.choice(_THINGS),
-        supplies=rng.choice(_SUPPLIES),
-    )
+    slots = {name: _SLOTS[name](rng) for name in _FIELDS[template]}
+    for first, second in _PAIRS:
+        while first in slots and second in slots and slots[first].lower() == slots[second].lower():
+            slots[second] = _SLOTS[second](rng)
+    text = template.format(**slots)
     return text[0].upper() + text[1:]
 
 
