@@ -411,6 +411,7 @@ def json_cases(rng: random.Random) -> list[dict]:
         swapped = dict(answer, parcels=list(reversed(rows)))
         grams_kg = dict(answer, parcels=[dict(r, kg=r["kg"] * 1000) for r in rows])
         wrong = [
+            f"The log lists {len(lines)} parcels sent in {MONTHS[month - 1]} to towns such as {parcels[0]['town']}.",
             json.dumps(swapped),
             json.dumps(grams_kg),
             json.dumps(dict(answer, note="weights converted to kg")),
@@ -709,6 +710,7 @@ def ranked_cases(rng: random.Random) -> list[dict]:
         every = sorted(((v, k) for k, v in items.items()), reverse=True)
         boundary = [(v, k) for v, k in every if v >= threshold]
         wrong = [
+            f"The {d['what']} range from {min(values)} to {max(values)} {d['unit']}; {names[0]} is one of them.",
             "\n".join([*(f"{r + 1}) {k.upper()} - {v} {d['unit']}" for r, (v, k) in enumerate(every)),
                       f"Count: {n}"]),
             "\n".join([*(f"{r + 1}) {k.upper()} - {v} {d['unit']}" for r, (v, k) in enumerate(reversed(kept))),
