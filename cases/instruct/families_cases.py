@@ -175,7 +175,7 @@ def memo_cases(rng: random.Random) -> list[dict]:
         assert len(sentences(reference)) == n_sentences, reference
         rules = [f'Begin with the label "{start}"',
                  f"Exactly {n_sentences} sentences after the label (the label itself is not a sentence).",
-                 f"Between {low} and {high} words in total, the label included.",
+                 f"Between {low} and {high} words in total, the label included (a number counts as a word).",
                  f"Mention {e['name']}, {e['place']} and the number {e['number']}.",
                  f"Do not use the words {_quoted(banned)} anywhere."]
         if case_rule == "lower":
@@ -613,7 +613,7 @@ def letter_cases(rng: random.Random) -> list[dict]:
                  f"After the last paragraph, add a blank line and a one-sentence postscript starting with "
                  f"\"P.S.\", as the very last line.",
                  f"Mention {e['name']}, {e['date']}, {e['place']} and the number {e['number']}.",
-                 f"Between {low} and {high} words in all, the postscript included.",
+                 f"Between {low} and {high} words in all, the postscript included (a number counts as a word).",
                  f"Do not use the words {_quoted(banned)}.",
                  "No greeting line, no signature, no title: only the paragraphs and the postscript."]
         prompt = (f"Write a letter to your neighbours inviting them to this event ({_facts(e)}). Follow every "
@@ -785,7 +785,7 @@ def template_cases(rng: random.Random) -> list[dict]:
                  f"Exactly {n_paras} paragraphs separated by blank lines, the greeting and the sign-off "
                  "counting as one paragraph each.",
                  "End with the line \"Kind regards,\" followed by a last line \"[sender_name]\".",
-                 f"At most {cap} words in all.",
+                 f"At most {cap} words in all (a placeholder counts as one word).",
                  f"In the body, {t['fact_rule']}.",
                  "Output only the template."]
         prompt = f"Write a reusable email template for {t['purpose']}. Follow every rule below.\n{_rules(rules)}\n"
