@@ -297,6 +297,7 @@ def tips_cases(rng: random.Random) -> list[dict]:
         constraints = [
             {"kind": "line_matches", "line": 1, "pattern": r"#{2} \S.*"},
             {"kind": "bullet_count", "min": n, "max": n},
+            {"kind": "line_format", "pattern": r"- \S.*", "all": False, "min_lines": n, "max_lines": n},
             {"kind": "numbered_list", "max": 0},
             {"kind": "line_matches", "line": -1, "pattern": re.escape(total)},
             {"kind": "line_count", "min": n + 2, "max": n + 2},
@@ -309,6 +310,7 @@ def tips_cases(rng: random.Random) -> list[dict]:
         wrong = [
             "\n".join([other["title"], *(f"- {tip}" for tip in other["tips"][:n]), total]),
             "\n".join([t["title"], *(f"{k + 1}. {tip}" for k, tip in enumerate(chosen)), total]),
+            "\n".join([t["title"], *(f"* {tip}" for tip in chosen), total]),
             "\n".join([t["title"], *(f"- {tip}" for tip in chosen), total, "Or, if you prefer:",
                        *(f"- {tip}" for tip in chosen[:2])]),
             "\n".join([t["title"], *(f"- {tip}" for tip in chosen[:-1]), total]),
@@ -316,7 +318,7 @@ def tips_cases(rng: random.Random) -> list[dict]:
                        f"- Buy good {t['keyword']} from a trusted shop near you.", total]),
             "\n".join([t["title"], *(f"- {tip}" for tip in chosen)]),
         ]
-        notes = (f"Nine format constraints at once: a title line, exactly {n} bullets and no numbering, a "
+        notes = (f"Ten format constraints at once: a title line, exactly {n} bullets and no numbering, a "
                  f"fixed last line, a cap of {cap} words on every line"
                  + (" equal to the longest natural tip" if hard else "")
                  + f", and the keyword \"{t['keyword']}\" exactly {uses} times, which the model must count "
