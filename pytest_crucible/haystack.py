@@ -94,12 +94,11 @@ _GERUNDS = (
     "painting the lifeboat shed", "counting the books in the reading room", "tidying the market stalls",
     "surveying the coastal path", "restoring the chapel windows", "cataloguing the museum drawers",
 )
-# People in the filler. Needles use other names (see FILLER_NAMES): a needle's people are its own.
+# People in the filler. A filler sentence that would name a needle's person is redrawn.
 _FIRST = ("Agnes", "Bertram", "Carys", "Dougal", "Eilidh", "Fergus", "Greta", "Hamish", "Isla", "Jory",
           "Kitty", "Lachlan", "Morwenna", "Niall", "Oonagh", "Piran", "Rhona", "Seth", "Ursula", "Wilf")
 _LAST = ("Pendry", "Trelawny", "MacAulay", "Hosking", "Quiller", "Rowe", "Jago", "Kittow", "Nance",
          "Polglase", "Tregear", "Vosper", "Bolitho", "Carne", "Dunstan", "Eddy")
-FILLER_NAMES = frozenset(_FIRST + _LAST)
 _THINGS = ("gulls", "cormorants", "fishing smacks", "oyster baskets", "rowing boats", "day trippers",
            "letters of complaint", "sacks of coal", "deck chairs", "kites", "umbrellas", "seal pups")
 _SUPPLIES = ("tins of paint", "coils of rope", "bags of sand", "rolls of felt", "boxes of nails",
