@@ -1,11 +1,20 @@
 """Generated long-context haystacks: filler prose with needles planted at seeded positions.
 
 Everything here is a pure function of its parameters (a seed, a target size and the needles), so
-`crucible cases verify` can rebuild a case's prompt and prove that each needle, and each count the
-grader relies on, is in the text exactly as the case says. The filler is made of sentences generated
-from templates below; it never contains a digit, so any number in a haystack came from a needle.
+`crucible cases verify` can rebuild a case's prompt and prove that each needle, and the answer the
+grader expects, is in the text exactly as the case says. The filler is notes from a small coastal
+town, full of distractor numbers, people's names and dates; a filler sentence never contains a number
+or a proper name that a needle uses, so the needles stay the only statements about their subjects.
 
-Sizes are approximate tokens at four characters per token. The core imports no pytest.
+`expect` says how verify re-derives the answer from the rebuilt document (by scanning the text, not by
+trusting the generator): `values` (each value in exactly one needle and once in the document),
+`count_of` (copies of a needle), `count` / `sum` (regex matches and their `n` group), `chain` (follow
+one regex match per hop), `latest` (the last dated match on or before a cutoff) and `only` (exactly one
+match, its `value` group).
+
+Token counts are estimated at CHARS_PER_TOKEN characters per token, measured on this filler with a
+real tokenizer (SmolLM2's, whose digits are single tokens as in most current tokenizers); the size
+classes below leave a margin for tokenizers that need more. The core imports no pytest.
 """
 
 from __future__ import annotations
@@ -13,15 +22,27 @@ from __future__ import annotations
 import math
 import random
 import re
+import string
 import sys
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Mapping, Sequence
 
 from .yamlio import LineDict
 
-CHARS_PER_TOKEN = 4
+# Characters per token on this filler (SmolLM2 tokenizer; tests/test_haystack.py checks it within 5%
+# at every size class when llama-cpp-python and the model are installed).
+CHARS_PER_TOKEN = 3.91
+# Context classes (the window a model needs) and the answer budget a case of that class gets.
+SIZE_CLASSES = {"4k": 4096, "8k": 8192, "16k": 16384, "32k": 32768, "64k": 65536, "128k": 131072}
+_ANSWER_BUDGET = {"4k": 1024, "8k": 2048}
+DEFAULT_ANSWER_BUDGET = 4096
+# Other tokenizers may need this much more than the estimate; min_context keeps room for it.
+TOKENIZER_MARGIN = 0.10
+_OVERHEAD_TOKENS = 64  # chat template and role tokens around the prompt
+_QUESTION_TOKENS = 500  # the instructions and question around the document, and its paragraph breaks
 
-# --- filler vocabulary (no digits, no needle words) ---------------------------------------------
+# --- filler vocabulary ------------------------------------------------------------------------------
 
 _SUBJECTS = (
     "The harbour committee", "A visiting surveyor", "The night clerk", "The orchard cooperative",
@@ -68,40 +89,109 @@ _REACTIONS = (
     "It was mentioned again at the next gathering.", "The outcome surprised the older members.",
     "Nobody could remember a similar case.", "The decision was pinned to the notice board.",
 )
-_TEMPLATES = (
-    "{S} {V} {O} {P}.",
-    "{S} {V} {O} {T}.",
-    "{T}, {s} {V} {O}.",
-    "{P}, {s} {V} {O} in a {A} manner.",
-    "After a {A} inspection, {s} {V} {O}.",
-    "{S} {V} {O}, and {s2} {V2} {O2} {T}.",
-    "It was {s} who {V} {O} {P}.",
-    "{S} {V} {O} {P}. {R}",
-    "Some weeks later {s} {V} {O} {T}.",
-    "{S} made a {A} attempt at {O2_ing}.",
-)
 _GERUNDS = (
     "sorting the parish records", "mending the harbour nets", "clearing the ditches by the lane",
     "painting the lifeboat shed", "counting the books in the reading room", "tidying the market stalls",
     "surveying the coastal path", "restoring the chapel windows", "cataloguing the museum drawers",
 )
+# People in the filler. A filler sentence that would name a needle's person is redrawn.
+_FIRST = ("Agnes", "Bertram", "Carys", "Dougal", "Eilidh", "Fergus", "Greta", "Hamish", "Isla", "Jory",
+          "Kitty", "Lachlan", "Morwenna", "Niall", "Oonagh", "Piran", "Rhona", "Seth", "Ursula", "Wilf")
+_LAST = ("Pendry", "Trelawny", "MacAulay", "Hosking", "Quiller", "Rowe", "Jago", "Kittow", "Nance",
+         "Polglase", "Tregear", "Vosper", "Bolitho", "Carne", "Dunstan", "Eddy")
+_THINGS = ("gulls", "cormorants", "fishing smacks", "oyster baskets", "rowing boats", "day trippers",
+           "letters of complaint", "sacks of coal", "deck chairs", "kites", "umbrellas", "seal pups")
+_SUPPLIES = ("tins of paint", "coils of rope", "bags of sand", "rolls of felt", "boxes of nails",
+             "sheets of glass", "bundles of kindling")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")
+_TEMPLATES = (
+    "{S} {V} {O} {P}.",
+    "{T}, {s} {V} {O}.",
+    "{P}, {s} {V} {O} in a {A} manner.",
+    "{S} {V} {O}, and {s2} {V2} {O2} {T}.",
+    "{S} {V} {O} {P}. {R}",
+    "{S} made a {A} attempt at {G}.",
+    "{N} counted {n} {things} {P} on {date}.",
+    "In {year}, {s} {V} {O}, at a cost of {money}.",
+    "{N} recalls that {n} {things} were seen {P} {T}.",
+    "The minutes of {date} record {n} votes in favour of {O}.",
+    "{S} ordered {n} {supplies} on {date}, paying {money} in total.",
+    "By {month} {year}, {big} residents had signed a petition started by {N} about {O}.",
+    "{N} and {N2} walked {dec} kilometres {P} on {date}.",
+    "A survey in {year} found {n} {things} {P}.",
+    "{N} first {V} {O} in {year}, and again {hour} years later.",
+    "The tide table for {date} gives high water at {hour}.{minute}.",
+    "{S} spent {n} hours on {G} {T}.",
+    "It took {N} {n} days to finish {G}, {A} work from start to end.",
+    "On {date} {year}, {s} {V} {O} with {N}.",
+    "{N} keeps a diary noting {n} {things} since {year}.",
+)
+# Words of the filler's own that may start with a capital; any other capitalised word is a name.
+_STATIC = frozenset(w for part in (_SUBJECTS, _OBJECTS, _PLACES, _TIMES, _REACTIONS, _MONTHS, _TEMPLATES,
+                                   ("After", "Some", "It", "In", "On", "By", "The", "A"))
+                    for text in part for w in re.findall(r"[A-Za-z]+", text))
+_TOKEN = re.compile(r"\d+|[A-Z][a-z]{2,}")
+_MAX_REDRAWS = 200
 
 
 def _lower_first(text: str) -> str:
     return text[0].lower() + text[1:]
 
 
-def _sentence(rng: random.Random) -> str:
-    template = rng.choice(_TEMPLATES)
-    s, s2 = rng.sample(_SUBJECTS, 2)
-    o, o2 = rng.sample(_OBJECTS, 2)
-    v, v2 = rng.sample(_VERBS, 2)
-    text = template.format(
-        S=s, s=_lower_first(s), s2=_lower_first(s2), V=v, V2=v2, O=o, O2=o2,
-        P=rng.choice(_PLACES), T=rng.choice(_TIMES), A=rng.choice(_ADJECTIVES),
-        R=rng.choice(_REACTIONS), O2_ing=rng.choice(_GERUNDS),
-    )
+def _pick(rng: random.Random, seq: Sequence):
+    return seq[int(rng.random() * len(seq))]  # rng.choice's exact rejection sampling is 3x slower
+
+
+def _between(rng: random.Random, low: int, high: int) -> int:
+    return low + int(rng.random() * (high - low + 1))
+
+
+# slot -> how to fill it; a template draws only the slots it names (building 128k tokens is ~8000 draws)
+_SLOTS = {
+    "S": lambda r: _pick(r, _SUBJECTS), "s": lambda r: _lower_first(_pick(r, _SUBJECTS)),
+    "s2": lambda r: _lower_first(_pick(r, _SUBJECTS)), "V": lambda r: _pick(r, _VERBS),
+    "V2": lambda r: _pick(r, _VERBS), "O": lambda r: _pick(r, _OBJECTS), "O2": lambda r: _pick(r, _OBJECTS),
+    "P": lambda r: _pick(r, _PLACES), "T": lambda r: _pick(r, _TIMES), "A": lambda r: _pick(r, _ADJECTIVES),
+    "R": lambda r: _pick(r, _REACTIONS), "G": lambda r: _pick(r, _GERUNDS),
+    "N": lambda r: f"{_pick(r, _FIRST)} {_pick(r, _LAST)}", "N2": lambda r: f"{_pick(r, _FIRST)} {_pick(r, _LAST)}",
+    "n": lambda r: _between(r, 2, 96), "big": lambda r: _between(r, 110, 4800),
+    "year": lambda r: _between(r, 1951, 2023), "date": lambda r: f"{_between(r, 1, 28)} {_pick(r, _MONTHS)}",
+    "month": lambda r: _pick(r, _MONTHS), "money": lambda r: f"£{_between(r, 12, 9800)}",
+    "dec": lambda r: f"{_between(r, 2, 19)}.{_between(r, 1, 9)}", "hour": lambda r: _between(r, 1, 12),
+    "minute": lambda r: f"{_pick(r, (0, 15, 20, 30, 40, 45)):02d}", "things": lambda r: _pick(r, _THINGS),
+    "supplies": lambda r: _pick(r, _SUPPLIES),
+}
+_PAIRS = (("s", "s2"), ("S", "s2"), ("V", "V2"), ("O", "O2"), ("N", "N2"))  # never the same twice
+_FIELDS = {t: tuple(dict.fromkeys(f for _, f, _, _ in string.Formatter().parse(t) if f)) for t in _TEMPLATES}
+
+
+def _sentence(rng: random.Random, template: str) -> str:
+    slots = {name: _SLOTS[name](rng) for name in _FIELDS[template]}
+    for first, second in _PAIRS:
+        while first in slots and second in slots and slots[first].lower() == slots[second].lower():
+            slots[second] = _SLOTS[second](rng)
+    text = template.format(**slots)
     return text[0].upper() + text[1:]
+
+
+def reserved_tokens(needle_texts: Sequence[str]) -> frozenset[str]:
+    """Numbers (two digits or more) and names in the needles, which no filler sentence may contain."""
+    found = set()
+    for text in needle_texts:
+        found.update(t for t in _TOKEN.findall(text) if (t.isdigit() and len(t) >= 2) or
+                     (not t.isdigit() and t not in _STATIC))
+    return frozenset(found)
+
+
+def _filler_sentence(rng: random.Random, template: str, reserved: frozenset[str]) -> str:
+    # only the slots are redrawn, so avoiding the needles' numbers does not shift the mix of
+    # templates (and the characters per token with it)
+    for _ in range(_MAX_REDRAWS):
+        sentence = _sentence(rng, template)
+        if not reserved or reserved.isdisjoint(_TOKEN.findall(sentence)):
+            return sentence
+    raise ValueError(f"the filler cannot avoid the needles' numbers and names ({', '.join(sorted(reserved)[:8])})")
 
 
 # --- needles and building -------------------------------------------------------------------------
@@ -154,13 +244,17 @@ def build_haystack(seed: int, target_tokens: int, needles: Sequence[Any]) -> str
     if not isinstance(seed, int) or not isinstance(target_tokens, int) or target_tokens < 50:
         raise ValueError("seed must be an integer and target_tokens an integer of at least 50")
     planted = [Needle.of(n) for n in needles]
+    reserved = reserved_tokens([n.text for n in planted])
     rng = random.Random(seed)
     target_chars = target_tokens * CHARS_PER_TOKEN
-    needle_chars = sum((len(n.text) + 1) * n.count for n in planted)
+    size = sum((len(n.text) + 1) * n.count for n in planted)
     filler: list[str] = []
-    size = needle_chars
+    deck: list[str] = []  # every template once per round, so even a short haystack has the usual mix
     while size < target_chars:
-        sentence = _sentence(rng)
+        if not deck:
+            deck = list(_TEMPLATES)
+            rng.shuffle(deck)
+        sentence = _filler_sentence(rng, deck.pop(), reserved)
         filler.append(sentence)
         size += len(sentence) + 1
     # Insertion points: index i means "before filler sentence i" (len(filler) = at the end).
@@ -202,6 +296,7 @@ _PROMPT = (
     "The document below is a collection of notes from a small coastal town. Read all of it, then "
     "answer the question that follows it.\n\n<document>\n{haystack}\n</document>\n\n{question}"
 )
+_DOCUMENT = re.compile(r"<document>\n(.*)\n</document>", re.S)
 
 
 def haystack_prompt(params: Mapping[str, Any]) -> str:
@@ -210,12 +305,27 @@ def haystack_prompt(params: Mapping[str, Any]) -> str:
     return _PROMPT.format(haystack=text, question=params["question"])
 
 
-def min_context_for(prompt: str, max_tokens: int) -> int:
-    """Context a model needs for this prompt plus its answer budget, rounded up to 1024 tokens.
+def document_of(prompt: str) -> str:
+    """The document part of a haystack prompt (the question is not searched for answers)."""
+    m = _DOCUMENT.search(prompt)
+    return m.group(1) if m else prompt
 
-    Real tokenizers produce up to ~20% more tokens than the 4-chars estimate on this kind of prose."""
-    need = math.ceil(estimate_tokens(prompt) * 1.2) + max_tokens + 64
+
+def min_context_for(prompt: str, max_tokens: int) -> int:
+    """Context a model needs for this prompt plus its answer budget, rounded up to 1024 tokens, with
+    TOKENIZER_MARGIN for tokenizers that need more tokens than the estimate."""
+    need = math.ceil(estimate_tokens(prompt) * (1 + TOKENIZER_MARGIN)) + max_tokens + _OVERHEAD_TOKENS
     return math.ceil(need / 1024) * 1024
+
+
+def size_plan(size: str) -> tuple[int, int]:
+    """(target_tokens, max_tokens) for a size class: the largest haystack whose case still fits a
+    window of that size with its answer budget and room for the question."""
+    if size not in SIZE_CLASSES:
+        raise ValueError(f"unknown size {size!r}; use one of {', '.join(SIZE_CLASSES)}")
+    window, budget = SIZE_CLASSES[size], _ANSWER_BUDGET.get(size, DEFAULT_ANSWER_BUDGET)
+    room = (window - budget - _OVERHEAD_TOKENS) / (1 + TOKENIZER_MARGIN)
+    return int(room) - _QUESTION_TOKENS, budget
 
 
 def check_haystack(params: Mapping[str, Any], prompt: str) -> list[str]:
@@ -237,13 +347,48 @@ def check_haystack(params: Mapping[str, Any], prompt: str) -> list[str]:
     return problems
 
 
+# --- answers derived from the text ---------------------------------------------------------------
+
+_DATE = re.compile(r"(\d{1,2}) ([A-Z][a-z]+) (\d{4})")
+
+
+def _parse_date(text: str) -> date:
+    m = _DATE.fullmatch(text.strip())
+    if not m or m.group(2) not in _MONTHS:
+        raise ValueError(f"{text!r} is not a date like '14 March 2023'")
+    return date(int(m.group(3)), _MONTHS.index(m.group(2)) + 1, int(m.group(1)))
+
+
+def _value_token(value: Any) -> re.Pattern:
+    return re.compile(rf"(?<![\w-]){re.escape(str(value))}(?![\w-])")
+
+
+def _matches(pattern: str, document: str) -> list[re.Match]:
+    try:
+        return list(re.finditer(pattern, document))
+    except re.error as exc:
+        raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from None
+
+
+def _plain_number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
 def expected_answer(params: Mapping[str, Any], prompt: str) -> Any:
     """The answer the haystack supports, derived from the prompt itself.
 
-    `expect: {count_of: I}` -> how many times needle I occurs in the prompt;
-    `expect: {values: V}` -> V (a scalar, list or mapping), after checking that every value occurs in
-    exactly one needle and exactly once in the document."""
+    `expect: {count_of: I}`  how many times needle I occurs in the prompt;
+    `expect: {values: V}`    V (a scalar, list or mapping), after checking that every value occurs in
+                             exactly one needle and exactly once in the document;
+    `expect: {count: P}`     how many matches regex P has in the document;
+    `expect: {sum: P}`       the sum of the `n` group over P's matches;
+    `expect: {only: P}`      the `value` group of P's single match (none or several is an error);
+    `expect: {chain: {start, hops}}`  from `start`, each hop (a regex with `<X>` standing for the
+                             current value) must match exactly once; its `next` group is the new value;
+    `expect: {latest: {pattern, before}}`  among P's matches (groups `date` like "14 March 2023" and
+                             `value`), the value of the latest one dated on or before `before`."""
     expect = params.get("expect") or {}
+    document = document_of(prompt)
     if "count_of" in expect:
         needle = Needle.of(params["needles"][expect["count_of"]])
         return prompt.count(needle.text)
@@ -253,40 +398,71 @@ def expected_answer(params: Mapping[str, Any], prompt: str) -> Any:
             list(values) if isinstance(values, (list, tuple)) else [values])
         texts = [Needle.of(n).text for n in params["needles"]]
         for value in flat:
-            token = re.compile(rf"(?<![\w-]){re.escape(str(value))}(?![\w-])")
+            token = _value_token(value)
             holders = [t for t in texts if token.search(t)]
             if len(holders) != 1:
                 raise ValueError(f"value {value!r} is in {len(holders)} needles, expected exactly 1")
-            occurrences = len(token.findall(prompt))
+            occurrences = len(token.findall(document))
             if occurrences != 1:
-                raise ValueError(f"value {value!r} occurs {occurrences} times in the prompt, expected 1")
+                raise ValueError(f"value {value!r} occurs {occurrences} times in the document, expected 1")
         return values
-    raise ValueError("verify.haystack.expect must be {count_of: NEEDLE_INDEX} or {values: ...}")
+    if "count" in expect:
+        return len(_matches(expect["count"], document))
+    if "sum" in expect:
+        return sum(_plain_number(m.group("n")) for m in _matches(expect["sum"], document))
+    if "only" in expect:
+        found = _matches(expect["only"], document)
+        if len(found) != 1:
+            raise ValueError(f"the pattern of expect.only matches {len(found)} times, expected exactly 1")
+        return found[0].group("value")
+    if "chain" in expect:
+        value = expect["chain"]["start"]
+        for i, hop in enumerate(expect["chain"]["hops"]):
+            found = _matches(hop.replace("<X>", re.escape(str(value))), document)
+            if len(found) != 1:
+                raise ValueError(f"hop {i + 1} from {value!r} matches {len(found)} times, expected exactly 1")
+            value = found[0].group("next")
+        return value
+    if "latest" in expect:
+        cutoff = _parse_date(expect["latest"]["before"])
+        dated = [(_parse_date(m.group("date")), m.group("value")) for m in _matches(expect["latest"]["pattern"],
+                                                                                   document)]
+        eligible = sorted(d for d in dated if d[0] <= cutoff)
+        if not eligible:
+            raise ValueError(f"no match of expect.latest is dated on or before {expect['latest']['before']}")
+        if len(eligible) > 1 and eligible[-1][0] == eligible[-2][0]:
+            raise ValueError(f"two matches of expect.latest share the date {eligible[-1][0]}")
+        return eligible[-1][1]
+    raise ValueError("verify.haystack.expect must be one of count_of, values, count, sum, only, chain, latest")
 
 
 def haystack_case(*, id: str, difficulty: str, seed: int, target_tokens: int, needles: Sequence[Any],
                   question: str, expect: Mapping[str, Any], grader: Mapping[str, Any],
                   reference: Any, wrong: Sequence[Any] = (), max_tokens: int = 2048,
-                  title: str = "", tags: Sequence[str] = ()) -> dict:
+                  title: str = "", tags: Sequence[str] = (), family: str = "", notes: str = "",
+                  max_context: int | None = None) -> dict:
     """A case mapping for a Python case file, with the generator parameters kept in verify.haystack.
 
-    The mapping remembers the line of the call, so problems with the case point at it."""
+    The mapping remembers the line of the call, so problems with the case point at it. With
+    `max_context`, a case whose min_context would exceed it is refused (a size class that does not fit
+    its window is a generator bug)."""
     params = {
         "seed": seed, "target_tokens": target_tokens,
         "needles": [Needle.of(n).to_dict() for n in needles],
         "question": question, "expect": dict(expect),
     }
     prompt = haystack_prompt(params)
+    min_context = min_context_for(prompt, max_tokens)
+    if max_context is not None and min_context > max_context:
+        raise ValueError(f"{id}: needs {min_context} tokens of context, more than its class's {max_context}")
     case = LineDict({
         "id": id, "category": "longctx", "difficulty": difficulty, "prompt": prompt,
-        "grader": dict(grader), "max_tokens": max_tokens,
-        "min_context": min_context_for(prompt, max_tokens),
+        "grader": dict(grader), "max_tokens": max_tokens, "min_context": min_context,
         "verify": {"haystack": params, "reference": reference, "wrong": list(wrong)},
     })
     case.line = sys._getframe(1).f_lineno
     case.key_lines = {}
-    if title:
-        case["title"] = title
-    if tags:
-        case["tags"] = list(tags)
+    for key, value in (("title", title), ("tags", list(tags)), ("family", family), ("notes", notes)):
+        if value:
+            case[key] = value
     return case

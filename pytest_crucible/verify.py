@@ -338,7 +338,7 @@ def _patterns(case: Case) -> list[tuple[str, dict]]:
                                        "mode": "fullmatch" if spec.get("fullmatch") else "search"}))
     if spec.get("type") == "checks":
         for i, c in enumerate(spec.get("constraints") or []):
-            if isinstance(c, dict) and c.get("kind") == "line_format" and isinstance(c.get("pattern"), str):
+            if isinstance(c, dict) and isinstance(c.get("pattern"), str):
                 out.append((f"grader.constraints[{i}].pattern",
                             {"pattern": c["pattern"], "flags": 0, "mode": "fullmatch"}))
     return out

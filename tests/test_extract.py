@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_crucible.extract import line_text, list_item, paragraphs
 from pytest_crucible.extract import (
     clean_answer,
     code_blocks,
@@ -305,3 +306,36 @@ def test_word_pattern_never_matches_inside_a_longer_number(n, extra, side):
     longer = {"left": extra + needle, "right": needle + extra, "both": extra + needle + extra}[side]
     assert not word_pattern(needle).search(f"total {longer} items")
     assert word_pattern(needle).search(f"total {needle} items")
+
+
+# ---------------------------------------------------------------- prose structure
+
+@pytest.mark.parametrize("line, kind, number, text", [
+    ("**1.** Water the plant", "numbered", 1, "Water the plant"),
+    ("*2)* Choose a pot", "numbered", 2, "Choose a pot"),
+    ("(3) Add soil", "numbered", 3, "Add soil"),
+    ("  10. Ten", "numbered", 10, "Ten"),
+    ("- a bullet", "bullet", None, "a bullet"),
+    ("* a bullet", "bullet", None, "a bullet"),
+    ("> + quoted bullet", "bullet", None, "quoted bullet"),
+    ("*an italic line*", None, None, None),
+    ("**Bold** opening", None, None, None),
+    ("* * *", None, None, None),
+    ("1990 was a dry year", None, None, None),
+])
+def test_list_item(line, kind, number, text):
+    item = list_item(line)
+    assert (item.kind, item.number, item.text) == (kind, number, text) if kind else item is None
+
+
+@pytest.mark.parametrize("line, text", [
+    ("**1.** *Water* the plant", "Water the plant"), ("## A heading", "A heading"),
+    ("> *quoted*", "quoted"), ("---", ""), ("- **bold** item", "bold item"),
+])
+def test_line_text(line, text):
+    assert line_text(line) == text
+
+
+def test_paragraphs_split_at_blank_lines_and_rules():
+    assert paragraphs("a\nb\n\n\nc\n***\nd\n- - -\n") == ["a\nb", "c", "d"]
+    assert paragraphs("  \n") == []

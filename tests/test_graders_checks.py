@@ -36,7 +36,9 @@ def test_every_constraint_is_recorded_and_the_reason_names_the_failed_ones():
              {"kind": "no_preamble"}], reply)
     assert not g.passed
     assert [c["passed"] for c in g.details["constraints"]] == [False, False, True, False, False]
-    assert g.reason.startswith("4 of 5 constraints failed: word_count 214 > 150; ends_with \"Done.\" "
+    assert [c["loose"] for c in g.details["constraints"]] == [False, False, True, False, True]
+    assert (g.details["strict"], g.details["loose"]) == (0.2, 0.4)
+    assert g.reason.startswith("4 of 5 constraints failed (loose 2/5): word_count 214 > 150; ends_with \"Done.\" "
                                "(reply ends \"…")
     assert "case 1 word not lowercase: \"All\"" in g.reason
     assert 'no_preamble opens with "Sure! Here is my summary: word…"' in g.reason
@@ -130,9 +132,13 @@ def test_word_count_counts_the_words_written(ws, sep):
     assert len(words(sep.join(ws))) == len(ws)
 
 
-@given(st.lists(st.lists(_word, min_size=1, max_size=6), min_size=1, max_size=8), st.sampled_from(".!?"))
+_long_word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=7, max_size=10)  # no abbreviation
+
+
+@given(st.lists(st.tuples(st.lists(_word, max_size=5), _long_word), min_size=1, max_size=8),
+       st.sampled_from(".!?"))
 def test_sentence_count_counts_the_sentences_written(sents, end):
-    text = " ".join(" ".join(s).capitalize() + end for s in sents)
+    text = " ".join(" ".join([*s, last]).capitalize() + end for s, last in sents)
     assert len(sentences(text)) == len(sents)
 
 
@@ -141,3 +147,101 @@ def test_word_count_bounds_pass_exactly_when_in_range(n, lo, hi):
     bounds = {"kind": "word_count", "min": min(lo, hi), "max": max(lo, hi)}
     passed, _ = one(bounds, " ".join(["w"] * n) or "-")
     assert passed is (min(lo, hi) <= n <= max(lo, hi))
+
+
+@pytest.mark.parametrize("constraint, content, passed, note", [
+    ({"kind": "paragraph_count", "min": 3, "max": 3}, "One.\n\nTwo.\n***\nThree.", True, "3"),
+    ({"kind": "paragraph_count", "max": 1}, "One.\nStill one.\n\nTwo.", False, "2 > 1"),
+    ({"kind": "numbered_list", "min": 3, "max": 3}, "**1.** a\n*2)* b\n(3) c", True, "3"),
+    ({"kind": "numbered_list", "min": 2, "sequential": True}, "1. a\n1. b\n1. c", False,
+     "numbered 1, 1, 1, expected 1 to 3"),
+    ({"kind": "bullet_count", "min": 2, "max": 2}, "*an italic line*\n- one\n* two", True, "2"),
+    ({"kind": "words_per_line", "min": 3, "max": 4}, "- one two three\n**two three four five**", True,
+     "every line"),
+    ({"kind": "words_per_line", "max": 2}, "a b\nc d e", False, 'line 2 "c d e" has 3 > 2'),
+    ({"kind": "sentence_words", "max": 4}, "Dr. Okoro came. It rained all day long.", False,
+     'sentence 2 "It rained all day long." has 5 > 4 words'),
+    ({"kind": "any_words", "words": ["tide", "wave", "shore"], "min": 2}, "A wave hit the shore.", True,
+     "2 of 3 (wave, shore)"),
+    ({"kind": "any_words", "words": ["tide", "wave"]}, "Nothing here.", False, "0 of 2 < 1"),
+    ({"kind": "letter_count", "letter": "e", "max": 0}, "A dog ran far.", True, '"e" 0'),
+    ({"kind": "letter_count", "letter": "e", "max": 0}, "Sure! A dog ran far.", False, '"e" 1 > 0'),
+    ({"kind": "line_format", "pattern": r"Part \d", "all": False, "min_lines": 2, "max_lines": 2},
+     "Part 1\nx\nPart 2\nPart 3", False, "3 > 2 matching lines"),
+    ({"kind": "line_matches", "line": -1, "pattern": r"P\.S\. .+"}, "Hi.\nP.S. Bring tea.", True,
+     'line -1 "P.S. Bring tea."'),
+    ({"kind": "line_matches", "line": 3, "pattern": "x"}, "a\nb", False, "no line 3 (2 lines)"),
+    ({"kind": "lines_equal", "lines": ["1) FIG (3)", "2) OAK (7)"]}, "1)  FIG (3)\n\n2) OAK (7)", True, "2 lines"),
+    ({"kind": "lines_equal", "lines": ["1) FIG (3)", "2) OAK (7)"]}, "1) FIG (3)\n2) ELM (7)", False,
+     'line 2 is "2) ELM (7)", expected "2) OAK (7)"'),
+    ({"kind": "acrostic", "text": "TIDE"}, "*Tall waves*\n**I**nk the sand\n- Drawn back\n> Each night", True,
+     'initials "TIDE"'),
+    ({"kind": "acrostic", "text": "TIDE"}, "Tide\n\nTall\nInk\nDraw\nEach", False,
+     'initials "TTIDE", expected "TIDE"'),
+    ({"kind": "paragraph_starts", "paragraph": 2, "word": "Meanwhile"}, "A.\n\n**Meanwhile,** b.", True,
+     'paragraph 2 opens "Meanwhile"'),
+    ({"kind": "paragraph_starts", "paragraph": 2, "word": "Then"}, "A.", False, "no paragraph 2 (1 paragraphs)"),
+    ({"kind": "placeholders", "min": 2, "names": ["recipient", "start date"]},
+     "Dear [Recipient], from [START_DATE] see [link](http://x).", True, "2 placeholders"),
+    ({"kind": "placeholders", "names": ["date"]}, "Dear [name],", False, "missing [date]"),
+])
+def test_structure_constraints(constraint, content, passed, note):
+    assert one(constraint, content) == (passed, note)
+
+
+@pytest.mark.parametrize("text, count", [
+    ("Use rye flour, e.g. a dark one. Dr. Okoro agreed.", 2),
+    ("She moved to the U.S. in 1990. Then she left.", 2),
+    ("She lives in the U.S. The winters are long.", 2),
+    ("It costs 3.5 euros. See No. 4 for more.", 2),
+    ("J. R. Okafor wrote it. It sold well!", 2),
+    ("1. Water the plant.\n2. Choose a pot.", 2),
+    ("we left at 8 a.m. sharp. the bus was late.", 2),
+])
+def test_sentences_know_abbreviations_decimals_and_list_markers(text, count):
+    assert len(sentences(text)) == count, sentences(text)
+
+
+def test_loose_score_forgives_emphasis_and_a_leading_or_trailing_line():
+    grader = [{"kind": "line_format", "pattern": r"\d\) [A-Z ]+"}, {"kind": "line_count", "max": 2},
+              {"kind": "word_count", "max": 12}]
+    plainly = run(grader, "1) FIG TREE IN THE YARD\n2) OAK BY THE OLD GATE")
+    assert plainly.passed and plainly.details["strict"] == plainly.details["loose"] == 1.0
+    bold = run(grader, "**1) FIG TREE IN THE YARD**\n**2) OAK BY THE OLD GATE**")
+    assert not bold.passed
+    assert [(c["passed"], c["loose"]) for c in bold.details["constraints"]] == [(False, True), (True, True),
+                                                                               (True, True)]
+    assert (bold.details["strict"], bold.details["loose"]) == (round(2 / 3, 4), 1.0)
+    chatty = run(grader, "My list:\n1) FIG TREE IN THE YARD\n2) OAK BY THE OLD GATE\nHope it helps!")
+    assert [c["loose"] for c in chatty.details["constraints"]] == [True, True, True]
+    assert not chatty.passed and chatty.details["strict"] == 0.0
+    # the body itself is never the line that is dropped
+    long_body = run([{"kind": "word_count", "max": 3}], "Sure:\n" + "word " * 40)
+    assert long_body.details["constraints"][0]["loose"] is False
+
+
+def test_new_kinds_report_bad_parameters():
+    for constraint, field in [
+        ({"kind": "letter_count", "letter": "ee", "max": 0}, "constraints[0].letter"),
+        ({"kind": "line_matches", "line": 0, "pattern": "x"}, "constraints[0].line"),
+        ({"kind": "lines_equal", "lines": []}, "constraints[0].lines"),
+        ({"kind": "acrostic", "text": "T-1"}, "constraints[0].text"),
+        ({"kind": "paragraph_starts", "paragraph": 0, "word": "So"}, "constraints[0].paragraph"),
+        ({"kind": "paragraph_starts", "paragraph": 1, "word": "two words"}, "constraints[0].word"),
+        ({"kind": "any_words", "words": ["a"], "min": 2}, "constraints[0].min"),
+        ({"kind": "placeholders", "names": "date"}, "constraints[0].names"),
+        ({"kind": "numbered_list", "min": 1, "sequential": "yes"}, "constraints[0].sequential"),
+        ({"kind": "line_format", "pattern": "x", "all": False, "min_lines": 3, "max_lines": 2},
+         "constraints[0].max_lines"),
+    ]:
+        assert field in [f for f, _ in check_spec({"type": "checks", "constraints": [constraint]})], constraint
+
+
+def test_paragraph_sentences_and_labels():
+    letter = "One. Two.\n\nThree. Four. Five.\n\nP.S. We hope to see you there."
+    assert one({"kind": "paragraph_sentences", "min": 2, "max": 2, "paragraphs": [1, 2]}, letter) == \
+        (False, "paragraph 2 has 3 > 2 sentences")
+    assert one({"kind": "paragraph_sentences", "max": 3}, letter) == (True, "every paragraph")
+    assert one({"kind": "sentence_count", "min": 6, "max": 6}, letter) == (True, "6")  # "P.S." ends nothing
+    assert one({"kind": "sentence_count", "max": 2}, "Notice:\nDoors open at ten. Bring a cup.") == (True, "2")
+    assert one({"kind": "word_count", "max": 3}, "Hello [recipient_name], bye") == (True, "3")

@@ -106,6 +106,14 @@ def test_contains_any_and_case():
     assert run(spec, "quadratic").reason == 'none of "O(n log n)", "n log n" found'
 
 
+def test_contains_max_words_counts_the_reply_as_read():
+    spec = {"type": "contains", "all": ["Varnholt", "1911"], "max_words": 6}
+    assert run(spec, "<think>many many words of thought here</think>Varnholt opened in 1911.").passed
+    g = run(spec, "Sure, here it is: Varnholt opened in 1911.")
+    assert not g.passed and g.reason == "8 words, at most 6 asked" and g.details["words"] == 8
+    assert [f for f, _ in check_spec({"type": "contains", "all": ["x"], "max_words": 0})] == ["max_words"]
+
+
 @pytest.mark.parametrize("needle, reply, hit", [
     (27, "the value is 27.", True), (27, "the value is 127", False), (27, "the 27th", True),
     (27, "27.5 units", False), ("27", "2,700", False), ("cat", "category", False), ("cat", "a cat!", True),

@@ -1,20 +1,22 @@
 """contains: required, optional and forbidden phrases, matched as whole words or numbers.
 
-    grader: {type: contains, all: [...], any: [...], forbidden: [...], case_sensitive: false}
+    grader: {type: contains, all: [...], any: [...], forbidden: [...], case_sensitive: false,
+             max_words: 60}
 
 `all`: every item must appear; an item may itself be a list of alternatives (["Lovelace", "Ada King"]).
 `any`: at least one must appear. `forbidden`: none may appear.
 Matching is word-bounded (see extract.word_pattern): "27" is not found in "127", "27.5" or "2,700";
 "cat" is not found in "category". Reasoning is not searched; a preamble is (a forbidden "Certainly"
-must be caught where the user would read it).
+must be caught where the user would read it). `max_words` caps the length of the reply as read
+(reasoning excluded, a preamble included), for prompts such as "summarise in at most 60 words".
 """
 
 from __future__ import annotations
 
-from ..extract import plain, strip_reasoning, word_pattern
+from ..extract import plain, strip_reasoning, word_pattern, words
 from .base import Grade
 
-_FIELDS = {"type", "all", "any", "forbidden", "case_sensitive"}
+_FIELDS = {"type", "all", "any", "forbidden", "case_sensitive", "max_words"}
 
 
 def _is_needle(item) -> bool:
@@ -37,6 +39,9 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
                 allowed = " (or a list of alternatives)" if key == "all" else ""
                 problems.append((key, f"{item!r}: each item is a non-empty phrase or number{allowed}"))
                 break
+    limit = spec.get("max_words")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        problems.append(("max_words", f"max_words is a whole number of words >= 1, got {limit!r}"))
     if not isinstance(spec.get("case_sensitive", False), bool):
         problems.append(("case_sensitive", "case_sensitive is true or false"))
     return problems
@@ -64,11 +69,16 @@ def grade(case, response) -> Grade:
     any_ok = not optional or any(found(text, n, cs) for n in optional)
     banned = [n for n in spec.get("forbidden", []) if found(text, n, cs)]
     details = {"missing": missing, "forbidden_found": banned, "any_found": any_ok}
+    limit = spec.get("max_words")
+    if limit is not None:
+        details["words"] = len(words(answer))
 
     if banned:
         more = (f" ({len(banned)} forbidden phrases: {', '.join(map(_label, banned))})"
                 if len(banned) > 1 else "")
         return Grade(False, f"contains forbidden {_label(banned[0])}{more}", answer=answer, details=details)
+    if limit is not None and details["words"] > limit:
+        return Grade(False, f"{details['words']} words, at most {limit} asked", answer=answer, details=details)
     if missing:
         more = (f" ({len(missing)} of {len(required)} missing: {', '.join(map(_label, missing))})"
                 if len(missing) > 1 else "")
