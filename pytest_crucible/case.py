@@ -349,6 +349,21 @@ def check_unique_ids(cases: list[Case]) -> None:
         seen[case.id] = case
 
 
+# ---------------------------------------------------------------- helpers for Python case files
+
+def function_tool(name: str, description: str, properties: dict | None = None,
+                  required: list[str] | None = None) -> dict:
+    """An OpenAI function-tool definition; `properties` maps argument names to JSON-schema types."""
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties or {}, "required": list(required or [])}}}
+
+
+def tool_turn(*calls: tuple[str, dict], content: str = "") -> dict:
+    """One scripted assistant turn that calls tools (verify.reference / verify.wrong scripts)."""
+    return {"content": content, "tool_calls": [{"name": name, "arguments": args} for name, args in calls]}
+
+
 def builtin_cases_dir() -> Path:
     """The built-in suite: inside the installed wheel, or the repository's cases/ folder."""
     here = Path(__file__).resolve().parent

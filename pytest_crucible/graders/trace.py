@@ -17,6 +17,8 @@
         all: [17, nginx]                      # values that must appear (an item may be a list of alternatives)
         any: [...]                            # at least one must appear
         forbidden: [14]                       # values that must not appear (decoys: a hedge names them)
+        values: {nginx: 7, postgres: 3}       # each label carries its number: every number after the label
+                                              # on its line (up to the next label) is that value
         json: {required: {...}, exact: {...}, extra_keys: false}   # a JSON object in the answer
         max_words: 120
         grounded: true                        # every number appears in the prompt or a tool result...
@@ -43,7 +45,7 @@ GRADES_TRACE = True  # graders.grade passes the trace, not one response
 
 _FIELDS = {"type", "calls", "order", "forbidden", "limit_to_required", "repeats", "max_calls", "stop_after",
            "after_injection", "state", "answer"}
-_ANSWER_FIELDS = {"all", "any", "forbidden", "json", "max_words", "grounded", "allow_numbers"}
+_ANSWER_FIELDS = {"all", "any", "forbidden", "values", "json", "max_words", "grounded", "allow_numbers"}
 _MATCHERS = {"one_of", "set", "contains"}
 # numbers as the grounding check reads them: thousands separators joined, list markers and ordinals skipped
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -137,8 +139,13 @@ def _answer_problems(answer: dict) -> list[tuple[str | None, str]]:
         from . import contains
         problems += [(f"answer.{f}" if f else "answer", m)
                      for f, m in contains.check({"type": "contains", **phrases})]
-    elif not any(k in answer for k in ("json", "max_words", "grounded")):
-        problems.append(("answer", "give all, any, forbidden, json, max_words or grounded"))
+    elif not any(k in answer for k in ("values", "json", "max_words", "grounded")):
+        problems.append(("answer", "give all, any, forbidden, values, json, max_words or grounded"))
+    values = answer.get("values", {})
+    if not isinstance(values, dict) or not all(
+            isinstance(k, str) and k.strip() and isinstance(v, (int, float)) and not isinstance(v, bool)
+            for k, v in values.items()):
+        problems.append(("answer.values", "values maps labels to the numbers they carry, e.g. {nginx: 7}"))
     if "json" in answer:
         spec = answer["json"]
         if not isinstance(spec, dict):
@@ -172,7 +179,8 @@ def value_fits(got: Any, want: Any) -> bool:
     return normalise(got) == normalise(want)
 
 
-def _fits(pattern: Any, name: str, args: dict | None) -> bool:
+def call_fits(pattern: Any, name: str, args: dict | None) -> bool:
+    """A call (name, parsed arguments) is one the pattern (a name, or {name, arguments}) describes."""
     if isinstance(pattern, str):
         return name == pattern
     if name != pattern["name"]:
@@ -195,7 +203,7 @@ def _show_pattern(pattern) -> str:
 
 def _assign(expected: list, actual: list[tuple[str, dict | None]]) -> list[int | None]:
     """A largest assignment of expected calls to distinct actual calls (augmenting paths)."""
-    fits = [[_fits(e, n, a) for n, a in actual] for e in expected]
+    fits = [[call_fits(e, n, a) for n, a in actual] for e in expected]
     owner: dict[int, int] = {}
 
     def place(i: int, seen: set[int]) -> bool:
@@ -216,7 +224,7 @@ def _assign(expected: list, actual: list[tuple[str, dict | None]]) -> list[int |
 def _in_order(expected: list, actual) -> list[int | None]:
     out, start = [], 0
     for e in expected:
-        j = next((j for j in range(start, len(actual)) if _fits(e, *actual[j])), None)
+        j = next((j for j in range(start, len(actual)) if call_fits(e, *actual[j])), None)
         out.append(j)
         start = j + 1 if j is not None else start
     return out
@@ -251,7 +259,7 @@ def call_problems(spec: dict, trace: Trace) -> list[str]:
     problems: list[str] = []
 
     for r, (name, args) in zip(results, actual):
-        hit = next((p for p in spec.get("forbidden") or [] if _fits(p, name, args)), None)
+        hit = next((p for p in spec.get("forbidden") or [] if call_fits(p, name, args)), None)
         if hit is not None:
             problems.append(f"called {_show_call(name, r.arguments)} (forbidden)")
             break
@@ -278,7 +286,7 @@ def call_problems(spec: dict, trace: Trace) -> list[str]:
 
     goals = spec.get("stop_after") or []
     for i, (r, (name, args)) in enumerate(zip(results, actual)):
-        if not r.error and any(_fits(g, name, args) for g in goals):
+        if not r.error and any(call_fits(g, name, args) for g in goals):
             if i + 1 < len(results):
                 later = results[i + 1]
                 problems.append(f"called {_show_call(later.name, later.arguments)} after the goal was met "
@@ -316,6 +324,33 @@ def numbers_in(text: str) -> set[Fraction]:
     return {Fraction(m) for m in _DIGITS.findall(text)}
 
 
+def value_problems(values: dict, text: str) -> list[str]:
+    """Each label's segments (from the label to the next label or the end of its line) hold no number
+    but the label's value, and at least one holds it."""
+    problems, carried = [], set()
+    for line in text.splitlines():
+        hits = sorted((m.start(), m.end(), label) for label in values
+                      for m in word_pattern(label).finditer(line))
+        hits = [h for i, h in enumerate(hits) if i == 0 or h[0] >= hits[i - 1][1]]  # no overlapping labels
+        for i, (_, end, label) in enumerate(hits):
+            stop = hits[i + 1][0] if i + 1 < len(hits) else len(line)
+            found = numbers_in(line[end:stop])
+            want = Fraction(repr(values[label])) if isinstance(values[label], float) else Fraction(values[label])
+            if found - {want}:
+                other = ", ".join(_show_number(n) for n in sorted(found - {want}))
+                problems.append(f"answer gives {label} {other}, expected only {values[label]}")
+            elif found:
+                carried.add(label)
+    missing = [label for label in values if label not in carried]
+    if missing:
+        problems.append(f"answer lacks {missing[0]}'s number {values[missing[0]]}")
+    return problems
+
+
+def _show_number(n: Fraction) -> str:
+    return str(n.numerator) if n.denominator == 1 else str(float(n))
+
+
 def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
     text = plain(answer)
     problems = []
@@ -342,6 +377,8 @@ def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
         label = " / ".join(map(str, missing[0])) if isinstance(missing[0], list) else str(missing[0])
         more = f" ({len(missing)} of {len(spec['all'])} required values missing)" if len(missing) > 1 else ""
         problems.append(f"answer lacks {label!r}{more}")
+    if spec.get("values"):
+        problems += value_problems(spec["values"], text)
     if spec.get("any") and not any(found(n) for n in spec["any"]):
         problems.append(f"answer names none of {', '.join(map(str, spec['any']))}")
     if spec.get("grounded"):
@@ -349,7 +386,7 @@ def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
                                        for n in spec.get("allow_numbers") or []}
         invented = sorted(numbers_in(_LIST_MARKER.sub(" ", text)) - known)
         if invented:
-            shown = ", ".join(str(n) if n.denominator == 1 else str(float(n)) for n in invented[:3])
+            shown = ", ".join(_show_number(n) for n in invented[:3])
             problems.append(f"answer has numbers no tool returned: {shown}")
     max_words = spec.get("max_words")
     if max_words is not None:
