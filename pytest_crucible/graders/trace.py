@@ -17,8 +17,9 @@
         all: [17, nginx]                      # values that must appear (an item may be a list of alternatives)
         any: [...]                            # at least one must appear
         forbidden: [14]                       # values that must not appear (decoys: a hedge names them)
-        values: {nginx: 7, postgres: 3}       # each label carries its number: every number after the label
-                                              # on its line (up to the next label) is that value
+        values: {nginx: 7, "Closed:": HD-4512}   # each label carries its value: a number is the only
+                                              # number after the label on its line (up to the next label);
+                                              # a string is what follows the label there
         json: {required: {...}, exact: {...}, extra_keys: false}   # a JSON object in the answer
         max_words: 120
         grounded: true                        # every number appears in the prompt or a tool result...
@@ -143,9 +144,10 @@ def _answer_problems(answer: dict) -> list[tuple[str | None, str]]:
         problems.append(("answer", "give all, any, forbidden, values, json, max_words or grounded"))
     values = answer.get("values", {})
     if not isinstance(values, dict) or not all(
-            isinstance(k, str) and k.strip() and isinstance(v, (int, float)) and not isinstance(v, bool)
-            for k, v in values.items()):
-        problems.append(("answer.values", "values maps labels to the numbers they carry, e.g. {nginx: 7}"))
+            isinstance(k, str) and k.strip() and isinstance(v, (int, float, str)) and not isinstance(v, bool)
+            and str(v).strip() for k, v in values.items()):
+        problems.append(("answer.values", "values maps labels to the numbers or texts they carry, "
+                                          "e.g. {nginx: 7, \"Closed:\": HD-4512}"))
     if "json" in answer:
         spec = answer["json"]
         if not isinstance(spec, dict):
@@ -325,25 +327,35 @@ def numbers_in(text: str) -> set[Fraction]:
 
 
 def value_problems(values: dict, text: str) -> list[str]:
-    """Each label's segments (from the label to the next label or the end of its line) hold no number
-    but the label's value, and at least one holds it."""
+    """Each label's segments (from the label to the next label or the end of its line) carry the
+    label's value and nothing that contradicts it, and at least one segment carries it."""
     problems, carried = [], set()
     for line in text.splitlines():
         hits = sorted((m.start(), m.end(), label) for label in values
                       for m in word_pattern(label).finditer(line))
         hits = [h for i, h in enumerate(hits) if i == 0 or h[0] >= hits[i - 1][1]]  # no overlapping labels
         for i, (_, end, label) in enumerate(hits):
-            stop = hits[i + 1][0] if i + 1 < len(hits) else len(line)
-            found = numbers_in(line[end:stop])
-            want = Fraction(repr(values[label])) if isinstance(values[label], float) else Fraction(values[label])
-            if found - {want}:
-                other = ", ".join(_show_number(n) for n in sorted(found - {want}))
-                problems.append(f"answer gives {label} {other}, expected only {values[label]}")
+            segment = line[end:hits[i + 1][0] if i + 1 < len(hits) else len(line)]
+            want = values[label]
+            if isinstance(want, str):
+                said = segment.strip(" \t:=-—*`'\"")
+                if not said:
+                    continue
+                if word_pattern(want).match(said) is None:
+                    problems.append(f"answer gives {label} {said[:40]!r}, expected {want!r}")
+                else:
+                    carried.add(label)
+                continue
+            found = numbers_in(segment)
+            number = Fraction(repr(want)) if isinstance(want, float) else Fraction(want)
+            if found - {number}:
+                other = ", ".join(_show_number(n) for n in sorted(found - {number}))
+                problems.append(f"answer gives {label} {other}, expected only {want}")
             elif found:
                 carried.add(label)
     missing = [label for label in values if label not in carried]
     if missing:
-        problems.append(f"answer lacks {missing[0]}'s number {values[missing[0]]}")
+        problems.append(f"answer lacks {missing[0]} {values[missing[0]]}")
     return problems
 
 
@@ -360,8 +372,8 @@ def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
 
     banned = [n for n in spec.get("forbidden") or [] if found(n)]
     if banned:
-        problems.append(f"answer contains {', '.join(repr(str(b)) for b in banned)}, which the tools' data "
-                        "does not support")
+        problems.append(f"answer names {', '.join(repr(str(b)) for b in banned)}, which is not the answer "
+                        "(a decoy in the tools' data, or a hedge)")
     if "json" in spec:
         json_spec = spec["json"]
         data, why = json_object.locate(answer, "object")
