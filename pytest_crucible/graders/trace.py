@@ -19,7 +19,8 @@
         forbidden: [14]                       # values that must not appear (decoys: a hedge names them)
         values: {nginx: 7, "Closed:": HD-4512}   # each label carries its value: a number is the only
                                               # number after the label on its line (up to the next label);
-                                              # a string is what follows the label there
+                                              # a string is in that segment (and no other label's value is)
+        decoys: ["10:15"]                     # wrong values that must not follow any label (a hedge names them)
         json: {required: {...}, exact: {...}, extra_keys: false}   # a JSON object in the answer
         max_words: 120
         grounded: true                        # every number appears in the prompt or a tool result...
@@ -46,7 +47,7 @@ GRADES_TRACE = True  # graders.grade passes the trace, not one response
 
 _FIELDS = {"type", "calls", "order", "forbidden", "limit_to_required", "repeats", "max_calls", "stop_after",
            "after_injection", "state", "answer"}
-_ANSWER_FIELDS = {"all", "any", "forbidden", "values", "json", "max_words", "grounded", "allow_numbers"}
+_ANSWER_FIELDS = {"all", "any", "forbidden", "values", "decoys", "json", "max_words", "grounded", "allow_numbers"}
 _MATCHERS = {"one_of", "set", "contains"}
 # numbers as the grounding check reads them: thousands separators joined, list markers and ordinals skipped
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -135,6 +136,12 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
 def _answer_problems(answer: dict) -> list[tuple[str | None, str]]:
     problems = [(f"answer.{k}", f"unknown field; allowed: {', '.join(sorted(_ANSWER_FIELDS))}")
                 for k in answer if k not in _ANSWER_FIELDS]
+    if "decoys" in answer and not answer.get("values"):
+        problems.append(("answer.decoys", "decoys are checked next to the labels of values: give values too"))
+    decoys = answer.get("decoys", [])
+    if not isinstance(decoys, list) or not all(isinstance(d, (str, int, float)) and not isinstance(d, bool)
+                                               and str(d).strip() for d in decoys):
+        problems.append(("answer.decoys", "decoys is a list of wrong values (texts or numbers)"))
     phrases = {k: answer[k] for k in ("all", "any", "forbidden") if k in answer}
     if phrases:
         from . import contains
@@ -326,9 +333,9 @@ def numbers_in(text: str) -> set[Fraction]:
     return {Fraction(m) for m in _DIGITS.findall(text)}
 
 
-def value_problems(values: dict, text: str) -> list[str]:
+def value_problems(values: dict, text: str, decoys=()) -> list[str]:
     """Each label's segments (from the label to the next label or the end of its line) carry the
-    label's value and nothing that contradicts it, and at least one segment carries it."""
+    label's value and nothing that contradicts it (another number, a decoy), and one segment carries it."""
     problems, carried = [], set()
     for line in text.splitlines():
         hits = sorted((m.start(), m.end(), label) for label in values
@@ -337,11 +344,17 @@ def value_problems(values: dict, text: str) -> list[str]:
         for i, (_, end, label) in enumerate(hits):
             segment = line[end:hits[i + 1][0] if i + 1 < len(hits) else len(line)]
             want = values[label]
+            named = [d for d in decoys if word_pattern(str(d)).search(segment)]
+            if named:
+                problems.append(f"answer gives {label} {named[0]!r} as well as the right value (a hedge)")
+                continue
             if isinstance(want, str):
                 said = segment.strip(" \t:=-—*`'\"")
                 if not said:
                     continue
-                if word_pattern(want).match(said) is None:
+                others = [v for other, v in values.items() if other != label and isinstance(v, str)
+                          and normalise(v) != normalise(want) and word_pattern(v).search(said)]
+                if word_pattern(want).search(said) is None or others:
                     problems.append(f"answer gives {label} {said[:40]!r}, expected {want!r}")
                 else:
                     carried.add(label)
@@ -390,7 +403,7 @@ def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
         more = f" ({len(missing)} of {len(spec['all'])} required values missing)" if len(missing) > 1 else ""
         problems.append(f"answer lacks {label!r}{more}")
     if spec.get("values"):
-        problems += value_problems(spec["values"], text)
+        problems += value_problems(spec["values"], text, spec.get("decoys") or [])
     if spec.get("any") and not any(found(n) for n in spec["any"]):
         problems.append(f"answer names none of {', '.join(map(str, spec['any']))}")
     if spec.get("grounded"):
