@@ -81,8 +81,8 @@ def _eur(cents: int) -> str:
 SOLVER = '''
 import json
 from decimal import Decimal
-CUSTOMERS, ORDERS, CITY = {customers!r}, {orders!r}, {city!r}
-[me] = [c for c in CUSTOMERS if c["city"] == CITY]
+CUSTOMERS, ORDERS, NAME, CITY = {customers!r}, {orders!r}, {name!r}, {city!r}
+[me] = [c for c in CUSTOMERS if c["name"] == NAME and c["city"] == CITY]
 total = sum((Decimal(o["total_eur"]) for o in ORDERS[me["id"]] if o["status"] == "open"), Decimal(0))
 print(json.dumps({{"values": {{"Open total:": float(total)}}}}))
 '''
@@ -126,7 +126,7 @@ def _case(number: int, rng: random.Random) -> dict:
                   f"{len(mine)} orders on {pages} pages, {sum(o['status'] == 'open' for o in mine)} of them open and "
                   "some beyond page 1. The sum of four or five amounts with cents must be exact; decoy totals "
                   "(all statuses, the namesake's, page 1 only) are refused."),
-        "verify": {"solver": SOLVER.format(customers=customers, orders=orders, city=city),
+        "verify": {"solver": SOLVER.format(customers=customers, orders=orders, name=name, city=city),
                    "reference": [find, *listing, final],
                    "wrong": [["I'm sorry, I can't look up customer data."],
                              [find, f"There are {len(customers)} customers called {name}."],
