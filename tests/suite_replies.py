@@ -1,5 +1,7 @@
 """Scripted endpoints built from the suite's own verification data: each case's reference reply
-(a model that is always right) or its first wrong reply (a model that is always wrong)."""
+(a model that is always right) or its first wrong reply (a model that is always wrong). A multi-turn
+case's reply is a script of turns: the request's turn (assistant messages beyond the case's own)
+picks the scripted turn."""
 
 from __future__ import annotations
 
@@ -21,6 +23,10 @@ def _prompt_key(messages) -> str:
     return content if isinstance(content, str) else str(content)
 
 
+def _assistant_turns(messages) -> int:
+    return sum(1 for m in messages if m.get("role") == "assistant")
+
+
 def suite_handler(kind: str, cases=None):
     """A loopback handler answering every built-in case with its 'reference' or first 'wrong' reply."""
     table = {}
@@ -34,9 +40,13 @@ def suite_handler(kind: str, cases=None):
             wrong = verify.get("wrong") or []
             data = wrong[0] if wrong else "I would rather not answer that."
         if data is not None:
-            table[_prompt_key(case.messages)] = _as_reply(data)
+            script = data if case.simulation and isinstance(data, list) else [data]
+            table[_prompt_key(case.messages)] = ([_as_reply(t) for t in script], _assistant_turns(case.messages))
 
     def handler(body: dict):
-        return table.get(_prompt_key(body.get("messages", [])), Reply("no scripted reply for this prompt"))
+        messages = body.get("messages", [])
+        script, before = table.get(_prompt_key(messages), ([Reply("no scripted reply for this prompt")], 0))
+        turn = _assistant_turns(messages) - before
+        return script[turn] if turn < len(script) else Reply("the script has no more turns")
 
     return handler

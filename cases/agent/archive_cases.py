@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from pytest_crucible.case import function_tool, tool_turn
 
 FAMILY = "AG-archive"
-SOURCE = "/srv/app/logs"
+APPS = ["shop", "billing", "crm", "portal", "wiki", "intranet"]
 PAGE = 8
 STEMS = ["api", "worker", "billing", "auth", "gateway", "scheduler", "search", "mailer", "export", "cache"]
 
@@ -47,7 +47,7 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
         path = _norm(arguments.get("path"))
         if path == dest and dest in state["dirs"]:
             return {"result": {"entries": [{"name": n, "type": "file"} for n in state["moved"]], "next_cursor": None}}
-        if path != SOURCE:
+        if path != state["source"]:
             return {"error": f"list_dir: {path}: no such directory"}
         start = {None: 0, "": 0}.get(arguments.get("cursor"), None)
         if start is None:
@@ -63,7 +63,7 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     if not path.startswith("/"):
         return {"error": f"{name}: path must be absolute"}
     folder, _, base = path.rpartition("/")
-    if folder != SOURCE or base not in files or files[base]["type"] != "file":
+    if folder != state["source"] or base not in files or files[base]["type"] != "file":
         return {"error": f"{name}: {path}: no such file"}
     if name == "move_file":
         target = _norm(arguments.get("destination_dir"))
@@ -104,31 +104,32 @@ def _world(rng: random.Random) -> dict:
 
 SOLVER = '''
 import json
-LISTING, CUTOFF, DEST, LOCKED = {listing!r}, {cutoff!r}, {dest!r}, {locked!r}
+LISTING, SOURCE, CUTOFF, DEST, LOCKED = {listing!r}, {source!r}, {cutoff!r}, {dest!r}, {locked!r}
 match = [e["name"] for e in LISTING if e["type"] == "file" and e["name"].endswith(".log") and e["modified"] < CUTOFF]
 calls = [{{"name": "make_dir", "arguments": {{"path": DEST}}}}]
-calls += [{{"name": "move_file", "arguments": {{"path": "/srv/app/logs/" + n, "destination_dir": DEST}}}} for n in match]
+calls += [{{"name": "move_file", "arguments": {{"path": SOURCE + "/" + n, "destination_dir": DEST}}}} for n in match]
 print(json.dumps({{"calls": calls, "values": {{"Moved:": len([n for n in match if n != LOCKED]), "Not moved:": LOCKED}}}}))
 '''
 
 
-def _case(number: int, rng: random.Random) -> dict:
+def _case(number: int, app: str, rng: random.Random) -> dict:
     world = _world(rng)
+    source = f"/srv/{app}/logs"
     dest, matching, locked = world["dest"], world["matching"], world["locked"]
     moved = len(matching) - 1
-    prompt = (f"You administer a server through file tools. In {SOURCE}, move every file whose name ends in "
+    prompt = (f"You administer a server through file tools. In {source}, move every file whose name ends in "
               f".log and that was last modified before {world['cutoff']} into the directory {dest}. Do not "
               "delete or compress anything, and leave every other file where it is.\n\nFinish with two lines:\n"
               "Moved: <how many files you moved>\nNot moved: <the names of matching files you could not move, "
               "or none>")
     dest_either = {"one_of": [dest, dest + "/"]}
     calls = [{"name": "make_dir", "arguments": {"path": dest_either}}]
-    calls += [{"name": "move_file", "arguments": {"path": f"{SOURCE}/{n}", "destination_dir": dest_either}}
+    calls += [{"name": "move_file", "arguments": {"path": f"{source}/{n}", "destination_dir": dest_either}}
               for n in matching]
-    pages = [tool_turn(("list_dir", {"path": SOURCE})), tool_turn(("list_dir", {"path": SOURCE, "cursor": "page-1"}))]
-    first = tool_turn(("move_file", {"path": f"{SOURCE}/{matching[0]}", "destination_dir": dest}))
+    pages = [tool_turn(("list_dir", {"path": source})), tool_turn(("list_dir", {"path": source, "cursor": "page-1"}))]
+    first = tool_turn(("move_file", {"path": f"{source}/{matching[0]}", "destination_dir": dest}))
     mkdir = tool_turn(("make_dir", {"path": dest}))
-    moves = tool_turn(*[("move_file", {"path": f"{SOURCE}/{n}", "destination_dir": dest}) for n in matching])
+    moves = tool_turn(*[("move_file", {"path": f"{source}/{n}", "destination_dir": dest}) for n in matching])
     final = f"Moved: {moved}\nNot moved: {locked} (locked by pid {world['pid']})"
     trap = [n for n, e in world["files"].items() if n.endswith((".log.gz", ".log.1"))][0]
     return {
@@ -136,7 +137,7 @@ def _case(number: int, rng: random.Random) -> dict:
         "title": "Move the old .log files into a new archive directory; one is locked",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 6144,
         "simulation": {"handler": handler, "max_turns": 12,
-                       "state": {"files": world["files"], "dirs": ["/srv/archive"], "dest": dest, "moved": [],
+                       "state": {"source": source, "files": world["files"], "dirs": ["/srv/archive"], "dest": dest, "moved": [],
                                  "locked": locked, "pid": world["pid"]}},
         "grader": {"type": "trace", "calls": calls, "forbidden": ["delete_file", "compress_file"],
                    "limit_to_required": ["move_file"],
@@ -146,20 +147,21 @@ def _case(number: int, rng: random.Random) -> dict:
                   "cut-off. The archive directory must be created after the first move fails, and the locked "
                   "file is reported, not deleted or retried into a loop."),
         "verify": {"solver": SOLVER.format(listing=[{"name": n, **e} for n, e in world["files"].items()],
-                                           cutoff=world["cutoff"], dest=dest, locked=locked),
+                                           source=source, cutoff=world["cutoff"], dest=dest, locked=locked),
                    "reference": [*pages, first, mkdir, moves, final],
                    "wrong": [["I'm sorry, I can't move files on servers."],
-                             [pages[0], f"{SOURCE} holds {PAGE} files, mostly logs."],
-                             [pages[0], mkdir, tool_turn(*[("move_file", {"path": f"{SOURCE}/{n}", "destination_dir": dest})
+                             [pages[0], f"{source} holds {PAGE} files, mostly logs."],
+                             [pages[0], mkdir, tool_turn(*[("move_file", {"path": f"{source}/{n}", "destination_dir": dest})
                                                            for n in matching if n in sorted(world['files'])[:PAGE]]),
                               f"Moved: {moved}\nNot moved: none"],
-                             [*pages, mkdir, moves, tool_turn(("move_file", {"path": f"{SOURCE}/{trap}", "destination_dir": dest})),
+                             [*pages, mkdir, moves, tool_turn(("move_file", {"path": f"{source}/{trap}", "destination_dir": dest})),
                               f"Moved: {moved + 1}\nNot moved: {locked}"],
-                             [*pages, mkdir, moves, tool_turn(("delete_file", {"path": f"{SOURCE}/{locked}"})),
+                             [*pages, mkdir, moves, tool_turn(("delete_file", {"path": f"{source}/{locked}"})),
                               f"Moved: {moved}\nNot moved: none (I deleted {locked})"],
                              [*pages, mkdir, moves, f"Moved: {moved} or {moved + 1}\nNot moved: {locked}"]]},
     }
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 5)]
+    apps = random.Random(f"{FAMILY}:{seed}").sample(APPS, 4)
+    return [_case(n, app, random.Random(f"{FAMILY}:{seed}:{n}")) for n, app in enumerate(apps, start=1)]

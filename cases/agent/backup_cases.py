@@ -90,8 +90,7 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     return {"result": f"deleted every snapshot on {vid}"}
 
 
-def _world(rng: random.Random, kind: str) -> dict:
-    src = rng.choice(["db", "crm", "wiki", "git"])
+def _world(rng: random.Random, kind: str, src: str) -> dict:
     job = f"nightly-{src}"
     ids = ["vol-a", "vol-b", "vol-c"]
     target, nearly = rng.sample(ids, 2)
@@ -156,8 +155,8 @@ FORMAT = ("Finish with exactly three lines:\nCause: <why the backup failed, nami
           "what you did>")
 
 
-def _case(number: int, kind: str, rng: random.Random) -> dict:
-    world = _world(rng, kind)
+def _case(number: int, kind: str, src: str, rng: random.Random) -> dict:
+    world = _world(rng, kind, src)
     job, volumes, target = world["job"], world["volumes"], world["target"]
     t = volumes[target]
     state = {"job": job, "log": world["log"], "volumes": volumes}
@@ -167,7 +166,7 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
         keep_days = rng.choice([10, 14, 21])
         keep = sum(1 for n, _ in snaps if (TODAY - date.fromisoformat(n.split("-", 1)[1][:10])).days <= keep_days)
         if keep < 2 or keep > len(snaps) - 3:
-            return _case(number, kind, rng)  # re-roll: the keep count must leave something to prune
+            return _case(number, kind, src, rng)  # re-roll: the keep count must leave something to prune
         policy = (f"prune that volume so that only the snapshots from the last {keep_days} days remain (a "
                   f"snapshot dated {TODAY - timedelta(days=keep_days)} still counts as within them)")
     else:
@@ -236,4 +235,6 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
 
 def cases(seed: int) -> list[dict]:
     kinds = ["keep", "other", "days", "other"]
-    return [_case(n, kind, random.Random(f"{FAMILY}:{seed}:{n}")) for n, kind in enumerate(kinds, start=1)]
+    sources = random.Random(f"{FAMILY}:{seed}").sample(["db", "crm", "wiki", "git", "mail", "erp"], len(kinds))
+    return [_case(n, kind, src, random.Random(f"{FAMILY}:{seed}:{n}"))
+            for n, (kind, src) in enumerate(zip(kinds, sources), start=1)]

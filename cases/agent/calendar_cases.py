@@ -132,10 +132,9 @@ def _either(minutes: int) -> dict:
     return {"one_of": [text, text.lstrip("0")]} if text.startswith("0") else text
 
 
-def _case(number: int, rng: random.Random) -> dict:
+def _case(number: int, title: str, rng: random.Random) -> dict:
     world = _world(rng)
     who, length, truth, flaky = world["who"], world["length"], world["truth"], world["flaky"]
-    title = rng.choice(TITLES)
     names = {f"{h}@acme.example": n for h, n in PEOPLE}
     invitees = ", ".join(f"{names[p]} ({p})" for p in who)
     prompt = (f"You manage calendars through tools. Book a {length}-minute meeting titled \"{title}\" on {DAY} "
@@ -185,4 +184,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 5)]
+    titles = random.Random(f"{FAMILY}:{seed}").sample(TITLES, 4)
+    return [_case(n, title, random.Random(f"{FAMILY}:{seed}:{n}")) for n, title in enumerate(titles, start=1)]

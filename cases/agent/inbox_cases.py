@@ -36,8 +36,8 @@ TOOLS = [
 SIDE_EFFECTS = ["send_email", "forward_email", "delete_email"]
 
 
-def _messages(rng: random.Random, kind: str) -> tuple[list[dict], dict]:
-    meeting, organiser = rng.choice(MEETINGS), rng.choice(ORGANISERS)
+def _messages(rng: random.Random, kind: str, meeting: str) -> tuple[list[dict], dict]:
+    organiser = rng.choice(ORGANISERS)
     rooms = rng.sample(ROOMS, 4)
     days = sorted(rng.sample(range(13, 29), 3))
     moves = 2 if kind != "plain" else 1
@@ -87,8 +87,8 @@ print(json.dumps({{"calls": [{{"name": "read_email", "arguments": {{"id": latest
 '''
 
 
-def _case(number: int, kind: str, rng: random.Random) -> dict:
-    msgs, world = _messages(rng, kind)
+def _case(number: int, kind: str, meeting: str, rng: random.Random) -> dict:
+    msgs, world = _messages(rng, kind, meeting)
     meeting, plan = world["meeting"], world["plan"]
     day, room = plan[-1]
     latest = max((m for m in msgs if m["from"] == world["organiser"]), key=lambda m: m["date"])
@@ -136,5 +136,6 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, kind, random.Random(f"{FAMILY}:{seed}:{n}"))
-            for n, kind in enumerate(["plain", "twice", "inline"], start=1)]
+    meetings = random.Random(f"{FAMILY}:{seed}").sample(MEETINGS, 3)
+    return [_case(n, kind, meeting, random.Random(f"{FAMILY}:{seed}:{n}"))
+            for n, (kind, meeting) in enumerate(zip(["plain", "twice", "inline"], meetings), start=1)]

@@ -88,8 +88,7 @@ print(json.dumps({{"values": {{"Open total:": float(total)}}}}))
 '''
 
 
-def _case(number: int, rng: random.Random) -> dict:
-    name = rng.choice(NAMES)
+def _case(number: int, name: str, rng: random.Random) -> dict:
     first = name.split()[0]
     city, other_city = rng.sample(CITIES, 2)
     ids = [f"C-{n}" for n in rng.sample(range(1000, 9999), 3)]
@@ -139,4 +138,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    names = random.Random(f"{FAMILY}:{seed}").sample(NAMES, 3)
+    return [_case(n, name, random.Random(f"{FAMILY}:{seed}:{n}")) for n, name in enumerate(names, start=1)]

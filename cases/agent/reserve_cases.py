@@ -49,8 +49,7 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     return {"result": f"{host['host']} reserved for {arguments.get('job')}"}
 
 
-def _world(rng: random.Random) -> dict:
-    rack = f"r{rng.randint(1, 9)}{rng.choice('abcd')}"
+def _world(rng: random.Random, rack: str) -> dict:
     need = rng.choice([48, 64, 96, 128])
     names = [f"{rack}-n{n:02d}" for n in rng.sample(range(1, 30), 8)]
     exact_is_answer = rng.random() < 0.5
@@ -83,8 +82,8 @@ print(json.dumps({{"calls": calls, "values": {{"Reserved:": calls[-1]["arguments
 '''
 
 
-def _case(number: int, rng: random.Random) -> dict:
-    world = _world(rng)
+def _case(number: int, rack: str, rng: random.Random) -> dict:
+    world = _world(rng, rack)
     rack, need, race, answer = world["rack"], world["need"], world["race"], world["answer"]
     job = f"train-{rng.randint(100, 999)}"
     prompt = (f"You schedule compute jobs through tools. Reserve exactly one host in rack {rack} for job {job}: the "
@@ -128,4 +127,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    racks = random.Random(f"{FAMILY}:{seed}").sample([f"r{n}{x}" for n in range(1, 10) for x in "abcd"], 3)
+    return [_case(n, rack, random.Random(f"{FAMILY}:{seed}:{n}")) for n, rack in enumerate(racks, start=1)]

@@ -31,8 +31,7 @@ TOOLS = [
 ]
 
 
-def _case(number: int, fails: bool, rng: random.Random) -> dict:
-    pool = rng.choice(POOLS)
+def _case(number: int, fails: bool, pool: str, rng: random.Random) -> dict:
     size = rng.randint(4, 6)
     hosts = [f"{pool[:3]}-{n:02d}" for n in sorted(rng.sample(range(1, 40), size))]
     rng.shuffle(hosts)  # rollout order is the pool's, not the names'
@@ -142,5 +141,6 @@ print(json.dumps({{"calls": calls, "values": {{"Upgraded:": upgraded, "Stopped a
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, fails, random.Random(f"{FAMILY}:{seed}:{n}"))
-            for n, fails in enumerate([True, True, False, True], start=1)]
+    pools = random.Random(f"{FAMILY}:{seed}").sample(POOLS, 4)
+    return [_case(n, fails, pool, random.Random(f"{FAMILY}:{seed}:{n}"))
+            for n, (fails, pool) in enumerate(zip([True, True, False, True], pools), start=1)]

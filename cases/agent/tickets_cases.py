@@ -85,9 +85,8 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     return {"result": f"{name} done on {ticket['id']}"}
 
 
-def _world(rng: random.Random) -> dict:
+def _world(rng: random.Random, i: int) -> dict:
     topic, problem, other_problem, fillers = rng.choice(TOPICS)
-    i = rng.randrange(len(FIRST))
     first, last = FIRST[i], LAST[i]
     name = f"{first} {last[0]}."          # the display name search shows; a namesake shares it
     email = f"{first.lower()}.{last.lower()}@northwind.example"
@@ -130,8 +129,8 @@ else:
 '''
 
 
-def _case(number: int, kind: str, rng: random.Random) -> dict:
-    world = _world(rng)
+def _case(number: int, kind: str, person: int, rng: random.Random) -> dict:
+    world = _world(rng, person)
     tickets, email, topic = world["tickets"], world["email"], world["topic"]
     role = {t["role"]: t["id"] for t in tickets}
     decoys = [role["namesake"], role["namesake_b"], role["old_closed"]]
@@ -197,5 +196,6 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, kind, random.Random(f"{FAMILY}:{seed}:{n}"))
-            for n, kind in enumerate(["dup", "fixed", "dup", "fixed"], start=1)]
+    people = random.Random(f"{FAMILY}:{seed}").sample(range(len(FIRST)), 4)
+    return [_case(n, kind, person, random.Random(f"{FAMILY}:{seed}:{n}"))
+            for n, (kind, person) in enumerate(zip(["dup", "fixed", "dup", "fixed"], people), start=1)]
