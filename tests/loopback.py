@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable, Mapping
 
-__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "TIMINGS_PATH"]
+__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "assistant_turns", "turns_handler",
+           "TIMINGS_PATH"]
 
 _PIECE = re.compile(r"\s*\S{1,4}|\s+$")
 # GET this path for the recorded chat requests' clock readings (a server in another process reports
@@ -768,6 +769,24 @@ class LoopbackServer:
 
 def _as_reply(reply: Reply | str) -> Reply:
     return reply if isinstance(reply, Reply) else Reply(str(reply))
+
+
+def assistant_turns(messages: Any) -> int:
+    """How many assistant messages a conversation holds (the turns a multi-turn client has had)."""
+    return sum(1 for m in messages or [] if isinstance(m, Mapping) and m.get("role") == "assistant")
+
+
+def turns_handler(script: Iterable[Reply | str], *, after: int = 0,
+                  done: Reply | str = "the script has no more turns") -> Callable[[dict], Reply]:
+    """A handler for a multi-turn conversation: the request whose messages hold `after + k` assistant
+    turns gets the k-th scripted reply (tool calls, then an answer), whatever else it says."""
+    replies = [_as_reply(r) for r in script]
+
+    def handler(body: dict) -> Reply:
+        turn = assistant_turns(body.get("messages")) - after
+        return replies[turn] if 0 <= turn < len(replies) else _as_reply(done)
+
+    return handler
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ picks the scripted turn."""
 
 from __future__ import annotations
 
-from loopback import Reply
+from loopback import Reply, assistant_turns, turns_handler
 
 from pytest_crucible.case import load_cases
 
@@ -23,10 +23,6 @@ def _prompt_key(messages) -> str:
     return content if isinstance(content, str) else str(content)
 
 
-def _assistant_turns(messages) -> int:
-    return sum(1 for m in messages if m.get("role") == "assistant")
-
-
 def suite_handler(kind: str, cases=None):
     """A loopback handler answering every built-in case with its 'reference' or first 'wrong' reply."""
     table = {}
@@ -41,12 +37,12 @@ def suite_handler(kind: str, cases=None):
             data = wrong[0] if wrong else "I would rather not answer that."
         if data is not None:
             script = data if case.simulation and isinstance(data, list) else [data]
-            table[_prompt_key(case.messages)] = ([_as_reply(t) for t in script], _assistant_turns(case.messages))
+            table[_prompt_key(case.messages)] = turns_handler([_as_reply(t) for t in script],
+                                                              after=assistant_turns(case.messages))
 
     def handler(body: dict):
         messages = body.get("messages", [])
-        script, before = table.get(_prompt_key(messages), ([Reply("no scripted reply for this prompt")], 0))
-        turn = _assistant_turns(messages) - before
-        return script[turn] if turn < len(script) else Reply("the script has no more turns")
+        turns = table.get(_prompt_key(messages))
+        return turns(body) if turns is not None else Reply("no scripted reply for this prompt")
 
     return handler
