@@ -342,7 +342,7 @@ def numbers_in(text: str) -> set[Fraction]:
 def value_problems(values: dict, text: str, decoys=()) -> list[str]:
     """Each label's segments (from the label to the next label or the end of its line) carry the
     label's value and nothing that contradicts it (another number, a decoy), and one segment carries it."""
-    problems, carried = [], set()
+    problems, carried, contradicted = [], set(), set()
     for line in text.splitlines():
         hits = sorted((m.start(), m.end(), label) for label in values
                       for m in word_pattern(label).finditer(line))
@@ -353,6 +353,7 @@ def value_problems(values: dict, text: str, decoys=()) -> list[str]:
             named = [d for d in decoys if word_pattern(str(d)).search(segment)]
             if named:
                 problems.append(f"answer gives {label} {named[0]!r} as well as the right value (a hedge)")
+                contradicted.add(label)
                 continue
             if isinstance(want, str):
                 said = segment.strip(" \t:=-—*`'\"")
@@ -362,6 +363,7 @@ def value_problems(values: dict, text: str, decoys=()) -> list[str]:
                           and normalise(v) != normalise(want) and word_pattern(v).search(said)]
                 if word_pattern(want).search(said) is None or others:
                     problems.append(f"answer gives {label} {said[:40]!r}, expected {want!r}")
+                    contradicted.add(label)
                 else:
                     carried.add(label)
                 continue
@@ -370,9 +372,10 @@ def value_problems(values: dict, text: str, decoys=()) -> list[str]:
             if found - {number}:
                 other = ", ".join(_show_number(n) for n in sorted(found - {number}))
                 problems.append(f"answer gives {label} {other}, expected only {want}")
+                contradicted.add(label)
             elif found:
                 carried.add(label)
-    missing = [label for label in values if label not in carried]
+    missing = [label for label in values if label not in carried | contradicted]
     if missing:
         problems.append(f"answer lacks {missing[0]} {values[missing[0]]}")
     return problems
