@@ -160,14 +160,20 @@ def _jsonable(value: Any) -> Any:
 class Simulation:
     """The deterministic tools of one case: rule tables, or a Python handler."""
 
-    def __init__(self, spec: Mapping, tool_names: Sequence[str] = ()):
+    def __init__(self, spec: Mapping, tool_names: Sequence[str] = (), case=None):
         self.spec = spec
         self.tool_names = list(tool_names)
+        self.case = case  # named in the error when a handler breaks
 
     @classmethod
     def of(cls, case) -> "Simulation":
         names = [t["function"]["name"] for t in case.tools if isinstance(t.get("function"), dict)]
-        return cls(case.simulation, names)
+        return cls(case.simulation, names, case)
+
+    def _broken(self, message: str) -> CaseError:
+        case = self.case
+        return CaseError(message, field="simulation.handler", file=getattr(case, "file", None) or None,
+                         line=getattr(case, "line", None) or None, case_id=getattr(case, "id", None))
 
     @property
     def max_turns(self) -> int:
@@ -191,12 +197,12 @@ class Simulation:
             try:
                 said = handler(name, copy.deepcopy(args), state)
             except Exception as exc:  # the case's own code broke: never the model's fault
-                raise CaseError(f"simulation handler raised {type(exc).__name__}: {exc} "
-                                f"(on {name}({arguments}))") from None
+                raise self._broken(f"simulation handler raised {type(exc).__name__}: {exc} "
+                                   f"(on {name}({arguments}))") from None
             problem = _rule_problem(said, from_handler=True) if isinstance(said, Mapping) else \
                 "return a mapping {'result': ...} or {'error': '...'}"
             if problem:
-                raise CaseError(f"simulation handler returned {said!r} for {name}({arguments}): {problem}")
+                raise self._broken(f"simulation handler returned {said!r} for {name}({arguments}): {problem}")
             return self._answer(said, call_id, name, arguments, None)
         for index, rule in enumerate((self.spec.get("tools") or {}).get(name) or []):
             if arguments_fit(rule.get("arguments") or {}, args):

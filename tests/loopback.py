@@ -169,6 +169,7 @@ class Fault:
     retry_after: float | str | None = None
     after: int = 0                     # token chunks sent before the stream breaks
     path: str = "/v1/chat/completions"
+    skip: int = 0                      # matching requests let through before the fault applies
     used: int = 0
 
     def exhausted(self) -> bool:
@@ -650,14 +651,15 @@ class LoopbackServer:
     def fault(self, status: int | None = None, *, times: int | None = 1, retry_after: float | str | None = None,
               message: str | None = None, reset_after: int | None = None, stall_after: int | None = None,
               truncate_after: int | None = None, error_event_after: int | None = None,
-              hold_open: bool | None = None, path: str = "/v1/chat/completions") -> "LoopbackServer":
+              hold_open: bool | None = None, path: str = "/v1/chat/completions", skip: int = 0) -> "LoopbackServer":
         """Queue a fault for the next ``times`` requests to ``path`` (None: every request). Give one of:
         ``status`` (an HTTP error, with ``retry_after`` as the Retry-After header), ``reset_after=K``
         (TCP reset after K token chunks), ``stall_after=K`` (stop sending after K token chunks, keep the
         connection open), ``truncate_after=K`` (end the body cleanly after K chunks, no finish_reason
         and no [DONE]), ``error_event_after=K`` (an ``{"error": ...}`` event after K chunks, with
         ``message``), ``hold_open=True`` (the whole stream and [DONE], then the body is left open instead
-        of ended). Faults apply in the order queued."""
+        of ended). ``skip=K`` lets K matching requests through first (the third turn of a conversation
+        fails with ``skip=2``). Faults apply in the order queued."""
         given = [k for k, v in (("status", status), ("reset_after", reset_after), ("stall_after", stall_after),
                                 ("truncate_after", truncate_after), ("error_event_after", error_event_after),
                                 ("hold_open", hold_open or None))
@@ -677,6 +679,7 @@ class LoopbackServer:
             item = Fault("hold_open", times, path=path)
         else:
             item = Fault("error_event", times, after=error_event_after, message=message, path=path)
+        item.skip = skip
         with self._lock:
             self._faults.append(item)
         return self
@@ -741,6 +744,9 @@ class LoopbackServer:
         with self._lock:
             for item in self._faults:
                 if item.path.rstrip("/") == path.rstrip("/") and not item.exhausted():
+                    if item.skip:
+                        item.skip -= 1
+                        return None
                     item.used += 1
                     return item
         return None
