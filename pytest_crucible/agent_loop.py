@@ -244,7 +244,8 @@ def run_loop(messages: Sequence[Mapping], simulation: Simulation, ask: Ask, max_
             trace.stop = "answered"
             return trace
         ids = [c.id or f"call_{turn_index}_{i}" for i, c in enumerate(response.tool_calls)]
-        conversation.append({"role": "assistant", "content": response.content or None, "tool_calls": [
+        # content "" rather than null: llama-cpp-python's server refuses a null assistant content
+        conversation.append({"role": "assistant", "content": response.content or "", "tool_calls": [
             {"id": ident, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
             for ident, c in zip(ids, response.tool_calls)]})
         for ident, call in zip(ids, response.tool_calls):
