@@ -126,10 +126,6 @@ class Trace:
         return self.turns[-1].response if self.turns else Response()
 
     @property
-    def answered(self) -> bool:
-        return self.stop == "answered"
-
-    @property
     def results(self) -> list[ToolResult]:
         """Every tool call with its result, in the order they were made."""
         return [r for turn in self.turns for r in turn.results]

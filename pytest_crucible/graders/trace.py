@@ -38,9 +38,10 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from ..agent_loop import Trace, normalise, parse_arguments
+from ..agent_loop import Trace, normalise
 from ..extract import plain, strip_reasoning, word_pattern
 from . import json_object
+from .checks import words  # the word count the instruct checks use
 from .base import Grade
 
 GRADES_TRACE = True  # graders.grade passes the trace, not one response
@@ -53,7 +54,6 @@ _MATCHERS = {"one_of", "set", "contains"}
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DIGITS = re.compile(r"\d+(?:\.\d+)?(?![\d]|st\b|nd\b|rd\b|th\b)")
 _LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\d+[.)][ \t]", re.M)
-_WORD = re.compile(r"[^\W_]+(?:[-'.,][^\W_]+)*")
 
 
 # ------------------------------------------------------------------------------------------ spec check
@@ -424,7 +424,7 @@ def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
             problems.append(f"answer has numbers no tool returned: {shown}")
     max_words = spec.get("max_words")
     if max_words is not None:
-        count = len(_WORD.findall(text))
+        count = len(words(text))
         if count > max_words:
             problems.append(f"answer is {count} words, at most {max_words} asked")
     return problems
