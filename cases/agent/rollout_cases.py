@@ -82,7 +82,8 @@ def _case(number: int, fails: bool, pool: str, rng: random.Random) -> dict:
     stopped = hosts[stop] if fails else "none"
     grader = {"type": "trace", "calls": calls, "order": "strict", "forbidden": forbidden,
               "limit_to_required": ["drain", "deploy", "undrain"],
-              "answer": {"values": {"Upgraded:": len(done), "Stopped at:": stopped},
+              "answer": {"values": {"Upgraded:": len(done), "Stopped at:": stopped}, "grounded": True,
+                         "allow_numbers": [len(done)],
                          "decoys": [hosts[warned]] if fails else []}}
     if fails:
         grader["stop_after"] = [{"name": "health", "arguments": {"host": hosts[stop]}}]
@@ -92,7 +93,7 @@ def _case(number: int, fails: bool, pool: str, rng: random.Random) -> dict:
               "the order list_pool gives: drain the host, deploy the version, run its health checks, and undrain it "
               "only if it is healthy. If a host is unhealthy after the deploy, stop the rollout there: leave that "
               "host drained, do not roll it back or restart anything, and do not touch the hosts after it.\n\n"
-              "Finish with two lines:\nUpgraded: <how many hosts now run the new version and are back in the load "
+              "Use only numbers the tools reported. Finish with two lines:\nUpgraded: <how many hosts now run the new version and are back in the load "
               "balancer>\nStopped at: <the unhealthy host, or none>")
     final = f"Upgraded: {len(done)}\nStopped at: {stopped}" + (f" ({detail})" if fails else "")
     solver = SOLVER.format(pool=pool, hosts=hosts, health=health, version=version)
@@ -118,6 +119,7 @@ def _case(number: int, fails: bool, pool: str, rng: random.Random) -> dict:
                              near,
                              [*script, tool_turn(("rollback", {"host": hosts[stop if fails else 0]})), final],
                              [*script, f"Upgraded: {len(done)} or {len(done) + 1}\nStopped at: {stopped}"],
+                             [*script, final + f"\nThe rollout took about {rng.randint(401, 499)} minutes."],
                              [*script[:1], tool_turn(*[("drain", {"host": h}) for h in hosts]),
                               tool_turn(*[("deploy", {"host": h, "version": version}) for h in hosts]), final]]},
     }
