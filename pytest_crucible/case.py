@@ -31,6 +31,7 @@ PYTHON_SUFFIX = "_cases.py"
 _FIELDS = {
     "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
     "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes", "family",
+    "simulation",
 }
 
 
@@ -54,6 +55,8 @@ class Case:
     line: int = 0
     family: str = ""   # the generator a case came from (Python case files with cases(seed))
     notes: str = ""    # why the case is as hard as its tier says (search space, steps, traps)
+    # simulated tools: the case is asked in turns through agent_loop (empty: one request)
+    simulation: dict = field(default_factory=dict)
 
     @property
     def hard(self) -> bool:
@@ -73,8 +76,21 @@ class Case:
         asked = {"messages": self.messages, "tools": self.tools, "tool_choice": self.tool_choice,
                  "max_tokens": self.max_tokens, "params": self.params, "grader": self.grader,
                  "timeout_s": self.timeout_s}
-        text = json.dumps(asked, sort_keys=True, ensure_ascii=False, default=str)
+        if self.simulation:  # only when present: single-turn cases keep their hashes
+            asked["simulation"] = self.simulation
+        text = json.dumps(asked, sort_keys=True, ensure_ascii=False, default=_hash_text)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _hash_text(value) -> str:
+    """What a value json cannot write stands for in a content hash: a simulation handler by its source
+    (its address would differ in every process)."""
+    if callable(value):
+        try:
+            return f"{getattr(value, '__qualname__', '')}:{inspect.getsource(value)}"
+        except (OSError, TypeError):
+            return getattr(value, "__qualname__", repr(type(value)))
+    return str(value)
 
 
 def is_case_file(path: Path) -> bool:
@@ -236,6 +252,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
     for key in ("family", "notes", "title"):
         if not isinstance(merged.get(key) or "", str):
             raise fail(f"{key} must be a string", key)
+    simulation = _check_simulation(merged, tools, grader, fail)
 
     return Case(
         id=case_id, category=category, difficulty=difficulty, messages=tuple(messages),
@@ -244,7 +261,31 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
         timeout_s=float(timeout_s) if timeout_s is not None else None, min_context=min_context,
         verify=_plain(verify), title=merged.get("title") or "", file=file, line=line or 0,
         family=merged.get("family") or "", notes=merged.get("notes") or "",
+        simulation=_plain(simulation),
     )
+
+
+def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
+    """A simulation (multi-turn tools, see agent_loop) goes with tools and the trace grader."""
+    simulation = merged.get("simulation")
+    if simulation is None:
+        if grader["type"] == "trace":
+            raise fail("the trace grader grades a multi-turn run: add simulation: {tools: ...} "
+                       "(see pytest_crucible/agent_loop.py)", "grader")
+        return {}
+    from .agent_loop import check_simulation
+    names = [t["function"]["name"] for t in tools]
+    for fld, message in check_simulation(simulation, names):
+        raise fail(message, f"simulation.{fld}" if fld else "simulation")
+    if not tools:
+        raise fail("a simulation answers tool calls: define the tools it simulates", "tools")
+    if grader["type"] != "trace":
+        raise fail(f"a case with a simulation is graded on its whole trace: use grader type trace, "
+                   f"not {grader['type']}", "grader")
+    if merged.get("tool_choice") == "required" or isinstance(merged.get("tool_choice"), dict):
+        raise fail("a multi-turn case cannot force a tool call on every turn (the model could never "
+                   "answer): leave tool_choice out or set it to auto", "tool_choice")
+    return simulation
 
 
 def _line_of_path(node, dotted: str) -> int | None:
@@ -306,6 +347,21 @@ def check_unique_ids(cases: list[Case]) -> None:
                             "unique across the suite", file=case.file, line=case.line, field="id",
                             case_id=case.id)
         seen[case.id] = case
+
+
+# ---------------------------------------------------------------- helpers for Python case files
+
+def function_tool(name: str, description: str, properties: dict | None = None,
+                  required: list[str] | None = None) -> dict:
+    """An OpenAI function-tool definition; `properties` maps argument names to JSON-schema types."""
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties or {}, "required": list(required or [])}}}
+
+
+def tool_turn(*calls: tuple[str, dict], content: str = "") -> dict:
+    """One scripted assistant turn that calls tools (verify.reference / verify.wrong scripts)."""
+    return {"content": content, "tool_calls": [{"name": name, "arguments": args} for name, args in calls]}
 
 
 def builtin_cases_dir() -> Path:

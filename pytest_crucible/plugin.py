@@ -27,7 +27,7 @@ MARKER_HELP = {
     "tooluse": "tool calls checked structurally",
     "instruct": "instruction following checked by program",
     "longctx": "long-context retrieval from generated haystacks",
-    "agent": "agent fitness: acknowledgement, format, conciseness",
+    "agent": "multi-turn agent tasks over simulated tools (logs, files, tickets, calendars)",
     "speed": "speed measurements",
     "easy": "easy tier",
     "medium": "medium tier",

@@ -7,6 +7,7 @@ import time
 from datetime import datetime, timezone
 
 from . import graders
+from .agent_loop import Trace, run_case_loop
 from .case import Case
 from .config import ModelSpec
 from .errors import CaseError, InfraError
@@ -56,6 +57,11 @@ def base_row(case: Case, model: ModelSpec, repeat: int, run_id: str | None = Non
     }
 
 
+def token_fields(usage) -> dict:
+    return {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
+            "reasoning": usage.reasoning_tokens, "cached": usage.cached_tokens, "estimated": usage.estimated}
+
+
 def response_fields(response: Response, model: ModelSpec) -> dict:
     from .speed import request_metrics
     usage = response.usage
@@ -67,11 +73,26 @@ def response_fields(response: Response, model: ModelSpec) -> dict:
         "served_model": response.model,
         "attempts": response.attempts,
         "timings": request_metrics(response),
-        "tokens": {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
-                   "reasoning": usage.reasoning_tokens, "cached": usage.cached_tokens,
-                   "estimated": usage.estimated},
+        "tokens": token_fields(usage),
         "cost_usd": round(model.cost(usage.prompt_tokens, usage.completion_tokens), 8),
     }
+
+
+def multi_turn_fields(trace: Trace, model: ModelSpec) -> dict:
+    """A multi-turn run's row fields: every turn's timings and tokens, the trace, and tokens and cost
+    summed over the turns (`timings` and the answer stay the final turn's, the one graded)."""
+    from .speed import request_metrics
+    turns = [{"timings": request_metrics(t.response), "tokens": token_fields(t.response.usage)}
+             for t in trace.turns]
+
+    def total(key: str):
+        values = [t["tokens"][key] for t in turns]
+        return None if all(v is None for v in values) else sum(v or 0 for v in values)
+
+    tokens = {key: total(key) for key in ("prompt", "completion", "reasoning", "cached")}
+    tokens["estimated"] = any(t["tokens"]["estimated"] for t in turns)
+    cost = sum(model.cost(t.response.usage.prompt_tokens, t.response.usage.completion_tokens) for t in trace.turns)
+    return {"turns": turns, "trace": trace.to_dict(), "tokens": tokens, "cost_usd": round(cost, 8)}
 
 
 def run_case(case: Case, model: ModelSpec, client, *, repeat: int = 1, run_id: str | None = None,
@@ -96,18 +117,30 @@ def _run_accuracy_case(case: Case, model: ModelSpec, client, *, repeat: int, run
         row.update(outcome="skipped", reason=reason)
         return row
     started = time.perf_counter()
+
+    def ask(messages) -> Response:
+        return client.chat(list(messages), max_tokens=max_tokens_for(case, model), tools=list(case.tools) or None,
+                           tool_choice=case.tool_choice, params=request_params(case, model))
+
+    trace = Trace() if case.simulation else None
     try:
-        response = client.chat(list(case.messages), max_tokens=max_tokens_for(case, model),
-                               tools=list(case.tools) or None,
-                               tool_choice=case.tool_choice, params=request_params(case, model))
-    except InfraError as exc:
-        outcome = "skipped" if CONTEXT_REFUSAL.search(str(exc)) else "error"
-        row.update(outcome=outcome, reason=str(exc), wall_s=round(time.perf_counter() - started, 4))
+        # multi-turn hook: a case with simulated tools is asked in turns (agent_loop), others once
+        response = run_case_loop(case, ask, trace).final if trace is not None else ask(case.messages)
+    except (InfraError, CaseError) as exc:
+        if isinstance(exc, CaseError):  # a simulation handler broke: the case's fault, never the model's
+            outcome, reason = "error", f"broken case: {exc}"
+        else:
+            outcome, reason = ("skipped" if CONTEXT_REFUSAL.search(str(exc)) else "error"), str(exc)
+        if trace is not None and trace.turns:  # the turns made before it failed
+            row.update(multi_turn_fields(trace, model))
+        row.update(outcome=outcome, reason=reason, wall_s=round(time.perf_counter() - started, 4))
         return row
     response.max_tokens = response.max_tokens or max_tokens_for(case, model)
     row.update(response_fields(response, model))
+    if trace is not None:
+        row.update(multi_turn_fields(trace, model))
     try:
-        result = grade(case, response)
+        result = grade(case, response, trace) if trace is not None else grade(case, response)
     except InfraError as exc:
         row.update(outcome="error", reason=str(exc))
     except CaseError as exc:  # the case itself is broken: never the model's fault

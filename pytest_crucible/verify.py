@@ -13,6 +13,10 @@ For each case:
   - `haystack`: the generator parameters of a long-context case; the prompt is rebuilt and must be
     identical, and the needles and counts the grader relies on are checked in it;
   - `reference`: a model-like reply that must pass the grader; `wrong`: replies that must fail.
+    For a multi-turn case (a `simulation`), each is a script of assistant turns (a list; a single reply
+    is a one-turn script) replayed against the simulation through agent_loop, and the whole trace is
+    graded; the reference must use only calls the simulation's tables answer, and every script must
+    end exactly where the loop stops. Such a case needs at least two wrong scripts.
 
 Sandbox work (solvers, reference solutions) runs in parallel on a few threads. Without a sandbox
 nothing is run, and every case that needed one is reported as a problem: a case that was not
@@ -67,6 +71,7 @@ class VerifyReport:
     answers_derived: int = 0    # solver programs that ran and printed an answer
     haystacks_rebuilt: int = 0  # generated long-context prompts rebuilt from their parameters
     references_graded: int = 0  # verify.reference / verify.wrong replies put through the grader
+    traces_replayed: int = 0    # of those, scripts of assistant turns replayed against a simulation
     sandbox_note: str | None = None  # why sandboxed checks could not run, when they could not
     elapsed_s: float = 0.0
 
@@ -79,9 +84,10 @@ class VerifyReport:
         return not self.problems
 
     def summary(self) -> str:
+        traces = f", {self.traces_replayed} traces replayed" if self.traces_replayed else ""
         return (f"{self.checked} cases checked, {self.cases_with_problems} with problems "
                 f"({self.solutions_run} reference solutions executed, {self.answers_derived} answers "
-                f"re-derived, {self.haystacks_rebuilt} haystacks rebuilt)")
+                f"re-derived, {self.haystacks_rebuilt} haystacks rebuilt{traces})")
 
 
 # ------------------------------------------------------------------------------------------ entry
@@ -274,11 +280,14 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
 
     # tools named by the grader or by scripted assistant turns exist
     defined = {t.get("function", {}).get("name") for t in case.tools if isinstance(t, dict)}
-    if kind == "tool_calls":
+    if kind in ("tool_calls", "trace"):
         if not case.tools:
-            run.problem("tool_calls grader but the case defines no tools")
-        named = [c.get("name") for c in case.grader.get("calls") or [] if isinstance(c, dict)]
-        named += [n for n in case.grader.get("forbidden") or [] if isinstance(n, str)]
+            run.problem(f"{kind} grader but the case defines no tools")
+        spec = case.grader
+        named = [c.get("name") for key in ("calls", "forbidden", "stop_after") for c in spec.get(key) or []
+                 if isinstance(c, dict)]
+        named += [n for key in ("forbidden", "stop_after", "limit_to_required", "after_injection")
+                  for n in spec.get(key) or [] if isinstance(n, str)]
         for name in dict.fromkeys(named):
             if name not in defined:
                 run.problem(f"grader names tool {name!r}, which is not defined in tools "
@@ -310,6 +319,9 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
             run.problem("verify.reference missing: add a model-like reply that must pass the grader")
         if "solution" in v:
             run.problem(f"verify.solution is for code cases; this case is graded by {kind}")
+    if case.simulation and len(_as_list(v.get("wrong"))) < 2:
+        run.problem("a multi-turn case needs at least two wrong scripts in verify.wrong (a refusal and an "
+                    "off-task run, plus a hedge or an invented report)")
     if kind == "mapping" and "solver" not in v:
         run.problem("logic puzzle without verify.solver: add a program that enumerates every assignment "
                     "and prints each solution as JSON (it must find exactly one)")
@@ -438,6 +450,9 @@ def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
     entries = ([("verify.reference", v["reference"], True)] if "reference" in v else [])
     entries += [(f"verify.wrong[{i}]", w, False) for i, w in enumerate(_as_list(v.get("wrong")))]
     for label, reply, should_pass in entries:
+        if case.simulation:
+            _check_script(run, report, label, reply, should_pass)
+            continue
         try:
             result = grade(case, response_from(reply))
         except ValueError as exc:
@@ -451,6 +466,47 @@ def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
             run.problem(f"{label} fails its own grader: {result.reason}")
         elif not should_pass and result.passed:
             run.problem(f"{label} passes the grader but must fail: {_short(reply)}")
+
+
+def _check_script(run: _CaseRun, report: VerifyReport, label: str, script: Any, should_pass: bool) -> None:
+    """Replay a script of assistant turns against the case's simulation and grade the trace."""
+    from .agent_loop import ScriptExhausted, run_case_loop, scripted
+    from .graders import grade
+
+    case = run.case
+    try:
+        turns = [response_from(t) for t in (script if isinstance(script, list) else [script])]
+    except ValueError as exc:
+        run.problem(f"{label}: {exc}")
+        return
+    try:
+        trace = run_case_loop(case, scripted(turns))
+    except ScriptExhausted as exc:
+        run.problem(f"{label}: {exc}; end the script with a turn that calls no tool")
+        return
+    except CaseError as exc:
+        run.problem(f"{label}: {exc.message}")
+        return
+    if len(trace.turns) < len(turns):
+        run.problem(f"{label}: the loop stopped after turn {len(trace.turns)} ({trace.stop}), the script "
+                    f"has {len(turns)} turns")
+        return
+    if should_pass and "tools" in case.simulation:
+        unanswered = [r for r in trace.results if r.rule is None]
+        if unanswered:
+            r = unanswered[0]
+            run.problem(f"{label}: {r.name}({r.arguments}) fits no rule of the simulation: {r.content}")
+    try:
+        result = grade(case, None, trace)
+    except Exception as exc:
+        run.problem(f"{label}: the grader raised {type(exc).__name__}: {exc}")
+        return
+    report.references_graded += 1
+    report.traces_replayed += 1
+    if should_pass and not result.passed:
+        run.problem(f"{label} fails its own grader: {result.reason}")
+    elif not should_pass and result.passed:
+        run.problem(f"{label} passes the grader but must fail: {_short(script)}")
 
 
 def _short(reply: Any) -> str:
@@ -541,10 +597,56 @@ def _compare_with_grader(spec: dict, derived: Any) -> str | None:
         if missing:
             return f"the grader's `all` does not require {missing[0]!r}"
         return None
+    if kind == "trace":
+        return _compare_with_trace(spec, derived)
     return f"answers cannot be compared with a {kind} grader"
 
 
-_SOLVER_KINDS = {"numeric", "exact", "mapping", "json", "contains"}
+def _compare_with_trace(spec: dict, derived: Any) -> str | None:
+    """A trace solver prints the values the answer must hold (a list), or an object with any of
+    `answer` (that list), `values` (answer.values), `calls` (the required calls), `json`
+    (answer.json.exact) and `state`."""
+    from .agent_loop import normalise
+    from .extract import normalize
+    from .graders import json_object
+
+    parts = derived if isinstance(derived, dict) else {"answer": _as_list(derived)}
+    unknown = sorted(set(parts) - {"answer", "values", "calls", "json", "state"})
+    if unknown:
+        return f"a trace solver prints answer, values, calls, json or state, not {unknown[0]!r}"
+    answer = spec.get("answer") or {}
+    if "answer" in parts:
+        required = answer.get("all") or []
+        options = [{normalize(str(x)) for x in (item if isinstance(item, list) else [item])} for item in required]
+        got = [normalize(str(x)) for x in _as_list(parts["answer"])]
+        extra = [x for x in got if not any(x in o for o in options)]
+        if extra:
+            return f"the grader's answer.all does not require {extra[0]!r}"
+        lacking = [item for item, o in zip(required, options) if not o & set(got)]
+        if lacking:
+            return f"the grader's answer.all requires {lacking[0]!r}, which the solver does not derive"
+    if "calls" in parts:
+        from .graders.trace import call_fits
+        want = [c for c in spec.get("calls") or [] if not c.get("optional")]
+        got = [c for c in _as_list(parts["calls"]) if isinstance(c, dict)]
+        unmatched = list(want)
+        for call in got:
+            hit = next((w for w in unmatched if call_fits(w, call.get("name"), call.get("arguments") or {})), None)
+            if hit is None:
+                return f"the solver derives the call {json.dumps(call)}, which the grader's calls do not require"
+            unmatched.remove(hit)
+        if unmatched:
+            return f"the grader requires {json.dumps(unmatched[0])}, which the solver does not derive"
+    if "values" in parts and normalise(parts["values"]) != normalise(answer.get("values") or {}):
+        return f"the grader's answer.values are {json.dumps(answer.get('values'))}"
+    if "json" in parts and not json_object.same_value(parts["json"], (answer.get("json") or {}).get("exact")):
+        return f"the grader's answer.json.exact is {json.dumps((answer.get('json') or {}).get('exact'))}"
+    if "state" in parts and normalise(parts["state"]) != normalise(spec.get("state") or {}):
+        return f"the grader's state is {json.dumps(spec.get('state'))}"
+    return None
+
+
+_SOLVER_KINDS = {"numeric", "exact", "mapping", "json", "contains", "trace"}
 
 
 # ------------------------------------------------------------------------------------------ sandbox jobs
@@ -650,7 +752,7 @@ def _run_solver(run: _CaseRun, box) -> dict:
         return {"answers_derived": 1}
     out = lines[0]
     derived: Any = out
-    if kind in ("mapping", "json") or (kind == "contains" and out[:1] in "[{"):
+    if kind in ("mapping", "json", "trace") or (kind == "contains" and out[:1] in "[{"):
         try:
             derived = json.loads(out)
         except json.JSONDecodeError:

@@ -1,14 +1,22 @@
 """Replies no case may pass: a refusal, the prompt parroted back, and sprays that list every small
 number, every yes/no, empty and catch-all JSON, every value of a logic grid, a stub of the entry point,
 and every offered tool called with empty arguments. Built for any case from its own prompt, grader and
-tools, so a new case is checked the moment it is written (see test_suite_adversarial.py)."""
+tools, so a new case is checked the moment it is written (see test_suite_adversarial.py).
+
+A multi-turn case (one with a simulation) is driven through the agent loop by adversarial models: each
+reply above given on every turn (so the tool spray runs into the turn limit), the tool spray followed
+by each text reply, and the case's own reference calls followed by each text reply (the right actions
+with a useless report must fail too)."""
 
 from __future__ import annotations
 
+import copy
 import json
 
+from pytest_crucible.agent_loop import Ask, scripted
 from pytest_crucible.case import Case
 from pytest_crucible.response import Response, ToolCall
+from pytest_crucible.verify import response_from
 
 REFUSAL = "I'm sorry, but I can't help with that request."
 
@@ -83,3 +91,21 @@ def adversarial_replies(case: Case) -> list[tuple[str, Response]]:
     out = [(label, Response(content=text, finish_reason="stop")) for label, text in texts if text is not None]
     out += [(f"every tool with empty arguments {i}", r) for i, r in enumerate(_tool_spray(case))]
     return out
+
+
+def _always(reply: Response) -> Ask:
+    return lambda _messages: copy.deepcopy(reply)
+
+
+def adversarial_models(case: Case) -> list[tuple[str, Ask]]:
+    """(label, model) pairs for a multi-turn case; every run they make must fail the case."""
+    replies = adversarial_replies(case)
+    texts = [(label, r) for label, r in replies if not r.tool_calls]
+    sprays = [r for _, r in replies if r.tool_calls]
+    reference = case.verify.get("reference")
+    calls = [response_from(t) for t in reference[:-1]] if isinstance(reference, list) else []
+    models = [(f"{label}, every turn", _always(r)) for label, r in replies]
+    models += [(f"every tool with empty arguments, then {label}", scripted([*sprays, r])) for label, r in texts]
+    if calls:
+        models += [(f"the reference's calls, then {label}", scripted([*calls, r])) for label, r in texts]
+    return models

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable, Mapping
 
-__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "TIMINGS_PATH"]
+__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "assistant_turns", "turns_handler",
+           "TIMINGS_PATH"]
 
 _PIECE = re.compile(r"\s*\S{1,4}|\s+$")
 # GET this path for the recorded chat requests' clock readings (a server in another process reports
@@ -168,6 +169,7 @@ class Fault:
     retry_after: float | str | None = None
     after: int = 0                     # token chunks sent before the stream breaks
     path: str = "/v1/chat/completions"
+    skip: int = 0                      # matching requests let through before the fault applies
     used: int = 0
 
     def exhausted(self) -> bool:
@@ -649,14 +651,15 @@ class LoopbackServer:
     def fault(self, status: int | None = None, *, times: int | None = 1, retry_after: float | str | None = None,
               message: str | None = None, reset_after: int | None = None, stall_after: int | None = None,
               truncate_after: int | None = None, error_event_after: int | None = None,
-              hold_open: bool | None = None, path: str = "/v1/chat/completions") -> "LoopbackServer":
+              hold_open: bool | None = None, path: str = "/v1/chat/completions", skip: int = 0) -> "LoopbackServer":
         """Queue a fault for the next ``times`` requests to ``path`` (None: every request). Give one of:
         ``status`` (an HTTP error, with ``retry_after`` as the Retry-After header), ``reset_after=K``
         (TCP reset after K token chunks), ``stall_after=K`` (stop sending after K token chunks, keep the
         connection open), ``truncate_after=K`` (end the body cleanly after K chunks, no finish_reason
         and no [DONE]), ``error_event_after=K`` (an ``{"error": ...}`` event after K chunks, with
         ``message``), ``hold_open=True`` (the whole stream and [DONE], then the body is left open instead
-        of ended). Faults apply in the order queued."""
+        of ended). ``skip=K`` lets K matching requests through first (the third turn of a conversation
+        fails with ``skip=2``). Faults apply in the order queued."""
         given = [k for k, v in (("status", status), ("reset_after", reset_after), ("stall_after", stall_after),
                                 ("truncate_after", truncate_after), ("error_event_after", error_event_after),
                                 ("hold_open", hold_open or None))
@@ -676,6 +679,7 @@ class LoopbackServer:
             item = Fault("hold_open", times, path=path)
         else:
             item = Fault("error_event", times, after=error_event_after, message=message, path=path)
+        item.skip = skip
         with self._lock:
             self._faults.append(item)
         return self
@@ -740,6 +744,9 @@ class LoopbackServer:
         with self._lock:
             for item in self._faults:
                 if item.path.rstrip("/") == path.rstrip("/") and not item.exhausted():
+                    if item.skip:
+                        item.skip -= 1
+                        return None
                     item.used += 1
                     return item
         return None
@@ -768,6 +775,24 @@ class LoopbackServer:
 
 def _as_reply(reply: Reply | str) -> Reply:
     return reply if isinstance(reply, Reply) else Reply(str(reply))
+
+
+def assistant_turns(messages: Any) -> int:
+    """How many assistant messages a conversation holds (the turns a multi-turn client has had)."""
+    return sum(1 for m in messages or [] if isinstance(m, Mapping) and m.get("role") == "assistant")
+
+
+def turns_handler(script: Iterable[Reply | str], *, after: int = 0,
+                  done: Reply | str = "the script has no more turns") -> Callable[[dict], Reply]:
+    """A handler for a multi-turn conversation: the request whose messages hold `after + k` assistant
+    turns gets the k-th scripted reply (tool calls, then an answer), whatever else it says."""
+    replies = [_as_reply(r) for r in script]
+
+    def handler(body: dict) -> Reply:
+        turn = assistant_turns(body.get("messages")) - after
+        return replies[turn] if 0 <= turn < len(replies) else _as_reply(done)
+
+    return handler
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,9 +1,11 @@
 """Scripted endpoints built from the suite's own verification data: each case's reference reply
-(a model that is always right) or its first wrong reply (a model that is always wrong)."""
+(a model that is always right) or its first wrong reply (a model that is always wrong). A multi-turn
+case's reply is a script of turns: the request's turn (assistant messages beyond the case's own)
+picks the scripted turn."""
 
 from __future__ import annotations
 
-from loopback import Reply
+from loopback import Reply, assistant_turns, turns_handler
 
 from pytest_crucible.case import load_cases
 
@@ -34,9 +36,13 @@ def suite_handler(kind: str, cases=None):
             wrong = verify.get("wrong") or []
             data = wrong[0] if wrong else "I would rather not answer that."
         if data is not None:
-            table[_prompt_key(case.messages)] = _as_reply(data)
+            script = data if case.simulation and isinstance(data, list) else [data]
+            table[_prompt_key(case.messages)] = turns_handler([_as_reply(t) for t in script],
+                                                              after=assistant_turns(case.messages))
 
     def handler(body: dict):
-        return table.get(_prompt_key(body.get("messages", [])), Reply("no scripted reply for this prompt"))
+        messages = body.get("messages", [])
+        turns = table.get(_prompt_key(messages))
+        return turns(body) if turns is not None else Reply("no scripted reply for this prompt")
 
     return handler

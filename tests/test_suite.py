@@ -52,9 +52,14 @@ def test_the_first_tools_ability_and_agent_checks_are_present(accuracy):
     assert by_id["IN01-evens-marked-and-summed"].grader["type"] == "checks"
     assert by_id["IN03-summary-six-facts"].grader["type"] == "contains"
     assert len(by_id["IN03-summary-six-facts"].grader["all"]) == 6
-    syslog = [by_id[i] for i in ("AG01-syslog-acknowledgment", "AG02-syslog-format", "AG03-syslog-conciseness")]
-    assert syslog[0].messages == syslog[1].messages == syslog[2].messages, "one prompt, three checks"
-    assert [c.grader["type"] for c in syslog] == ["contains", "json", "checks"]
+    # the agent-fitness checks (format, acknowledge, concise) run over simulated logs, graded on content
+    syslog = [by_id[f"AG-syslog-0{i}"] for i in (1, 2, 3)]
+    assert all(c.simulation and c.grader["type"] == "trace" for c in syslog)
+    assert syslog[0].tools == syslog[1].tools == syslog[2].tools, "one simulated host, three tasks"
+    report, unreadable, brief = (c.grader["answer"] for c in syslog)
+    assert report["json"]["exact"]["total_errors"] > 0 and report["json"]["extra_keys"] is False
+    assert unreadable["values"] and "Unreadable: none" in unreadable["forbidden"]
+    assert brief["max_words"] == 25 and len(brief["values"]) == 1
 
 
 def test_every_case_carries_verification_data(accuracy):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adversarial import adversarial_replies
+from adversarial import adversarial_models, adversarial_replies
+from pytest_crucible.agent_loop import run_case_loop
 from pytest_crucible.case import CATEGORIES, load_cases
 from pytest_crucible.graders import grade
 from pytest_crucible.sandbox import bwrap_available
@@ -17,10 +18,18 @@ def test_no_case_passes_a_refusal_a_parrot_or_a_spray(category):
     cases = [c for c in SUITE if c.category == category]
     if category == "coding" and not bwrap_available():
         pytest.skip("code replies are graded in the bubblewrap sandbox")
-    passed = []
+    passed, runs = [], 0
     for case in cases:
+        if case.simulation:  # multi-turn: adversarial models driven through the agent loop
+            for label, model in adversarial_models(case):
+                trace = run_case_loop(case, model)
+                runs += 1
+                if grade(case, None, trace).passed:
+                    passed.append(f"{case.id}: {label} ({len(trace.turns)} turns)")
+            continue
         for label, reply in adversarial_replies(case):
-            result = grade(case, reply)
-            if result.passed:
+            if grade(case, reply).passed:
                 passed.append(f"{case.id}: {label}")
     assert passed == [], f"{len(passed)} adversarial replies passed:\n" + "\n".join(passed)
+    if any(c.simulation for c in cases):
+        assert runs >= 3 * sum(1 for c in cases if c.simulation)

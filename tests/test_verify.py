@@ -350,3 +350,66 @@ def test_response_from_builds_tool_calls():
     assert response.content == "ok" and response.tool_calls[0].parsed_arguments() == {"a": 1}
     with pytest.raises(ValueError):
         response_from(42)
+
+
+# ------------------------------------------------------------------ multi-turn cases (simulation + trace)
+
+AGENT_TOOLS = [{"type": "function", "function": {"name": "read_log", "description": "Read a log.",
+                                                 "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}},
+               {"type": "function", "function": {"name": "delete_log", "description": "Delete a log.",
+                                                 "parameters": {"type": "object", "properties": {}}}}]
+READ = {"tool_calls": [{"name": "read_log", "arguments": {"path": "/var/log/app.log"}}]}
+
+
+def agent(**changes) -> dict:
+    entry = dict(
+        id="AX01-count", prompt="Count the ERROR lines in /var/log/app.log. Finish with: Errors: <n>",
+        tools=AGENT_TOOLS,
+        simulation={"tools": {"read_log": [{"arguments": {"path": "/var/log/app.log"}, "result": "ERROR a\nERROR b\nINFO c"}],
+                              "delete_log": [{"result": "deleted"}]}},
+        grader={"type": "trace", "calls": [{"name": "read_log", "arguments": {"path": "/var/log/app.log"}}],
+                "forbidden": ["delete_log"], "answer": {"values": {"Errors:": 2}}},
+        verify={"solver": "import json\nprint(json.dumps({'values': {'Errors:': 'ERROR a\\nERROR b\\nINFO c'.count('ERROR')}}))",
+                "reference": [READ, "Errors: 2"],
+                "wrong": [["I'm sorry, I can't."], [READ, "Errors: 3"], [READ, {"tool_calls": [{"name": "delete_log"}]}, "Errors: 2"]]})
+    entry.update(changes)
+    return entry
+
+
+@needs_bwrap
+def test_a_multi_turn_case_replays_its_scripts_and_derives_its_answer():
+    report = verify_cases([make(agent(), "agent")])
+    assert report.problems == []
+    assert (report.traces_replayed, report.references_graded, report.answers_derived) == (4, 4, 1)
+    assert report.summary().endswith("0 haystacks rebuilt, 4 traces replayed)")
+
+
+@pytest.mark.parametrize("verify, message", [
+    ({"reference": [READ]}, "verify.reference: the loop asked for turn 2, the script has 1; end the script"),
+    ({"reference": ["Errors: 2", "Errors: 2"]}, "verify.reference: the loop stopped after turn 1 (answered), "
+                                               "the script has 2 turns"),
+    ({"reference": [{"tool_calls": [{"name": "read_log", "arguments": {"path": "/var/log/app.log.1"}}]}, READ,
+                    "Errors: 2"]},
+     'verify.reference: read_log({"path": "/var/log/app.log.1"}) fits no rule of the simulation'),
+    ({"reference": [READ, "Errors: 3"]}, "verify.reference fails its own grader: answer gives Errors: 3, expected only 2"),
+    ({"reference": [READ, "Errors: 2"], "wrong": [["no"], [READ, "Errors: 2 (2 lines)"]]},
+     "verify.wrong[1] passes the grader but must fail"),
+    ({"reference": [READ, "Errors: 2"], "wrong": [["no"]]}, "needs at least two wrong scripts"),
+])
+def test_broken_scripts_are_reported(verify, message):
+    report = verify_cases([make(agent(verify={"wrong": [["no"], [READ, "Errors: 5"]], **verify}), "agent")])
+    assert any(message in p.message for p in report.problems), [p.message for p in report.problems]
+
+
+@needs_bwrap
+@pytest.mark.parametrize("printed, message", [
+    ("{'values': {'Errors:': 3}}", "the grader's answer.values are"),
+    ("{'calls': [{'name': 'read_log', 'arguments': {'path': '/var/log/other.log'}}]}",
+     "which the grader's calls do not require"),
+    ("{'calls': []}", "which the solver does not derive"),
+    ("{'count': 2}", "a trace solver prints answer, values, calls, json or state"),
+])
+def test_a_trace_solver_that_disagrees_is_reported(printed, message):
+    case = make(agent(verify={**agent()["verify"], "solver": f"import json\nprint(json.dumps({printed}))"}), "agent")
+    report = verify_cases([case])
+    assert any(message in p.message for p in report.problems), [p.message for p in report.problems]

@@ -3,7 +3,8 @@
     check(spec: dict) -> list[tuple[str | None, str]]   # (field, message) problems in the case's grader spec
     grade(case: Case, response: Response) -> Grade       # pure; spec is case.grader
 
-`grade()` below is the single entry point: it refuses to grade a truncated reply as complete.
+A grader of multi-turn runs sets GRADES_TRACE = True and takes the agent_loop.Trace instead of one
+response. `grade()` below is the single entry point: it refuses to grade a truncated reply as complete.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ _MODULES = {
     "checks": "checks",
     "mapping": "mapping",
     "tool_calls": "tool_calls",
+    "trace": "trace",
     "code": "code",
     "speed": "speed",
 }
@@ -46,8 +48,17 @@ def check_spec(spec: dict) -> list[tuple[str | None, str]]:
     return list(module.check(spec))
 
 
-def grade(case, response) -> Grade:
-    result = grader_module(case.grader["type"]).grade(case, response)
+def grade(case, response, trace=None) -> Grade:
+    """Grade one reply; for a case graded on a multi-turn run, its trace (`response` is then the final
+    turn's, or None for trace.final)."""
+    module = grader_module(case.grader["type"])
+    if getattr(module, "GRADES_TRACE", False):
+        if trace is None:
+            raise ValueError(f"case {case.id}: the {case.grader['type']} grader needs the run's trace")
+        response = response if response is not None else trace.final
+        result = module.grade(case, trace)
+    else:
+        result = module.grade(case, response)
     if response.truncated:
         reason = _truncation(response, case)
         if not result.passed and result.reason:
