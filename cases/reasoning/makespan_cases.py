@@ -157,7 +157,7 @@ def _prompt(theme: tuple[str, str], dur, preds, release, workers: int) -> str:
             line += f"; not before hour {release[i]}"
         lines.append(line + ".")
     return (
-        f"{crew} of {WORKER_WORDS[workers]} workers has {len(dur)} {job}s to do, labelled {LETTERS[0]} to "
+        f"{crew} of {WORKER_WORDS[workers]} workers has {len(dur)} tasks ({job}s) to do, labelled {LETTERS[0]} to "
         f"{LETTERS[len(dur) - 1]}. Each task takes the whole number of hours shown. \"After X\" means the task "
         "can start only once X is finished; \"not before hour h\" means it cannot start before h hours "
         "have passed.\n\n" + "\n".join(lines) + "\n\n"
@@ -255,7 +255,7 @@ def _case(index: int, rng: random.Random, n: int, workers: int, releases: bool, 
                   + (f" and below the greedy longest-task-first schedule ({fooled})" if fooled != best else "")
                   + ": the model has to find a schedule that leaves the right worker idle and argue that "
                   "nothing shorter exists, a search over task orders and worker choices."),
-        "verify": {"solver": solver_source(prompt), "reference": reference, "wrong": wrong},
+        "verify": {"solver": solver_source(prompt), "reference": reference, "wrong": list(dict.fromkeys(wrong))},
     }
 
 
