@@ -102,6 +102,15 @@ def test_mapping_case_and_number_values():
 KNIGHTS = {"type": "mapping", "answer": {"Asha": "knave", "Bram": "knight", "Cato": "knave"}}
 
 
+def test_seats_by_number():
+    seats = {"type": "mapping", "answer": {"Ana": 2, "Ben": 1, "Cy": 3}}
+    assert run(seats, "Seat 1: Ben\nSeat 2: Ana\nSeat 3: Cy").passed
+    assert run(seats, "Ben: seat 1\nAna: seat 2\nCy: seat 3").passed
+    assert run(seats, "| Seat | Name |\n|---|---|\n| 1 | **Ben** |\n| 2 | Ana |\n| 3 | Cy |").passed
+    assert run(seats, "Seat 1: Ben\nSeat 2: Ana or Cy\nSeat 3: Cy").reason == "Cy: 2 and 3 (conflicting), expected 3"
+    assert run(seats, "Seat 1 - Ben\nSeat 2 - Ana\nSeat 3 - Cy/Ana").reason == "Ana: 2 and 3 (conflicting), expected 2"
+
+
 def test_a_supposition_on_an_answer_row_is_not_an_answer():
     reply = "Asha: knave (if she were a knight, Bram would be a knave)\nBram: knight\nCato: knave"
     assert run(KNIGHTS, reply).passed
@@ -122,6 +131,9 @@ def test_a_supposition_on_an_answer_row_is_not_an_answer():
     "| Drink | milk | tea | soda |",
     "Working: Ana: house 3? No, clue 2.\n\n**Final answer**\n\nAna: house 2, cat, tea\n"
     "Ben: house 1, dog, milk\nCy: house 3, eel, soda",
+    # by place: a numbered house, then the person
+    "House 1: Ben, dog, milk\nHouse 2: Ana, cat, tea\nHouse 3: Cy, eel, soda",
+    "- **House 1** – Ben (dog, milk)\n- **House 2** – Ana (cat, tea)\n- **House 3** – Cy (eel, soda)",
 ])
 def test_grid_passes(content):
     g = run(GRID, content)
@@ -138,6 +150,8 @@ def test_grid_passes(content):
      "Ana house: 1, expected 2 (2 of 9 wrong)"),
     ("Ana: 1 2 3 cat dog eel tea milk soda\nBen: 1 2 3 cat dog eel tea milk soda\n"
      "Cy: 1 2 3 cat dog eel tea milk soda", "Ana house: 1 and 2 and 3 (conflicting), expected 2 (9 of 9 wrong)"),
+    ("House 1: Ben, dog, milk\nHouse 2: Ana or Cy, cat, tea\nHouse 3: Cy, eel, soda",
+     "no assignment found for Ana pet (3 of 9 wrong)"),
     # a grid is read from rows only: prose does not count
     ("Ana lives in house 2 with the cat and drinks tea. Ben lives in house 1 with the dog and drinks milk. "
      "Cy lives in house 3 with the eel and drinks soda.", "no assignment found for Ana house (9 of 9 wrong)"),

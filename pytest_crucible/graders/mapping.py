@@ -4,8 +4,10 @@
     grader: {type: mapping, answer: {Alice: {house: 2, pet: cat}, Bob: {house: 1, pet: dog}}}
 
 Answer rows. A row is a line that starts with a key and a separator (`Alice: cat`, `- **Alice** - cat`,
-`2. Alice = cat`, `Alice → cat`, `Alice (house 2): cat`), or a table row with exactly one cell that is
-a key (`| Alice | 2 | cat |`); a table whose one row names several keys is read by columns. Every
+`2. Alice = cat`, `Alice → cat`, `Alice (house 2): cat`), or with a numbered place whose number is a
+value and then the key (`House 2: Alice, cat`, `Seat 4 - Alice`; a second key on such a line is
+offered the same place, so `Seat 4: Alice or Bob` conflicts), or a table row with exactly one cell
+that is a key (`| Alice | 2 | cat |`); a table whose one row names several keys is read by columns. Every
 value a row names belongs to its key, so a hedge (`Alice: cat or dog`, `Alice: cat/dog`, `Alice: cat
 (maybe dog)`, a list of every value, two rows for one key) is conflicting and fails. A value is not
 named when the words since the previous value deny or only suppose it and do not hedge (`cat (not
@@ -58,6 +60,8 @@ _HEDGED = re.compile(r"^\s*(?:,\s*)?\(?\s*(?:(?:or|maybe|perhaps|possibly|probab
 _HEDGED_BEFORE = re.compile(r"[\w-]+\s*,?\s*(?:\bor\b|/)\s*(?:(?:maybe|perhaps|possibly|probably|even|the|a|an)\s+)*$",
                             re.I)
 _SEPARATOR = re.compile(r"^\s*(?:\([^()\n]{0,60}\)\s*)?(?:[:=\-|]|->|=>|→)")
+_PLACE = re.compile(r"^([A-Za-z]+\s+)?(\d+)\s*(?:[:=\-|]|->|=>|→)\s*")
+_AFTER_PLACED_KEY = re.compile(r"^\s*(?:$|[(,:=\-|/]|->|=>|→|or\b)")
 _MARKERS = re.compile(r"^[\s>*#\-•+]*(?:\d+[.)]\s+)?[\s*]*")
 _TABLE_RULE = re.compile(r"^[\s|:\-+]*$")
 
@@ -216,13 +220,22 @@ def _row_segments(line: str, shape: Shape) -> list[tuple[str, str]] | None:
         return [(shape.canonical_key(cells[at[0]]), " | ".join(cells[:at[0]] + cells[at[0] + 1:]))]
     body = line[_MARKERS.match(line).end():]
     keys = _occurrences(body, shape.keys, cs)
-    if not keys or keys[0][0] != 0 or not _SEPARATOR.match(body[keys[0][1]:]):
+    place = ""
+    if keys and keys[0][0] != 0:  # "House 3: Ada, cat, tea": a numbered place, then the key
+        label = _PLACE.match(body)
+        if (not label or keys[0][0] != label.end() or not _occurrences(label.group(2), shape.all_values(), cs)
+                or not _AFTER_PLACED_KEY.match(body[keys[0][1]:])):
+            return None
+        place = body[:label.end()]
+    elif not keys or not _SEPARATOR.match(body[keys[0][1]:]):
         return None
     segments = []
     for n, (_, end, name) in enumerate(keys):
         stop = keys[n + 1][0] if n + 1 < len(keys) else len(body)
         if n == 0 or _SEPARATOR.match(body[end:stop]):  # "Alice: cat, Bob: dog" on one line
-            segments.append((shape.canonical_key(name), body[end:stop]))
+            segments.append((shape.canonical_key(name), place + body[end:stop]))
+        elif place:  # "House 3: Ada or Bruno" offers the house to both
+            segments.append((shape.canonical_key(name), place))
     return segments
 
 
