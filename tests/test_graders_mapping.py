@@ -111,6 +111,13 @@ def test_seats_by_number():
     assert run(seats, "Seat 1 - Ben\nSeat 2 - Ana\nSeat 3 - Cy/Ana").reason == "Ana: 2 and 3 (conflicting), expected 2"
 
 
+def test_rows_by_value_list_the_keys_that_share_it():
+    assert run(KNIGHTS, "**Knights:** Bram\n**Knaves:** Asha and Cato").passed
+    assert run(KNIGHTS, "Knave - Asha, Cato\nKnight: Bram").passed
+    assert run(KNIGHTS, "Knights: Bram, Cato\nKnaves: Asha, Cato").reason == \
+        "Cato: knight and knave (conflicting), expected knave"
+
+
 def test_a_supposition_on_an_answer_row_is_not_an_answer():
     reply = "Asha: knave (if she were a knight, Bram would be a knave)\nBram: knight\nCato: knave"
     assert run(KNIGHTS, reply).passed

@@ -7,7 +7,8 @@ Answer rows. A row is a line that starts with a key and a separator (`Alice: cat
 `2. Alice = cat`, `Alice → cat`, `Alice (house 2): cat`), or with a numbered place whose number is a
 value and then the key (`House 2: Alice, cat`, `Seat 4 - Alice`; a second key on such a line is
 offered the same place, so `Seat 4: Alice or Bob` conflicts), or a table row with exactly one cell
-that is a key (`| Alice | 2 | cat |`); a table whose one row names several keys is read by columns. Every
+that is a key (`| Alice | 2 | cat |`); a table whose one row names several keys is read by columns.
+A flat mapping also takes rows by value: `Knights: Bram and Dina` gives both the value. Every
 value a row names belongs to its key, so a hedge (`Alice: cat or dog`, `Alice: cat/dog`, `Alice: cat
 (maybe dog)`, a list of every value, two rows for one key) is conflicting and fails. A value is not
 named when the words since the previous value deny or only suppose it and do not hedge (`cat (not
@@ -220,6 +221,9 @@ def _row_segments(line: str, shape: Shape) -> list[tuple[str, str]] | None:
         return [(shape.canonical_key(cells[at[0]]), " | ".join(cells[:at[0]] + cells[at[0] + 1:]))]
     body = line[_MARKERS.match(line).end():]
     keys = _occurrences(body, shape.keys, cs)
+    grouped = _grouped(body, keys, shape)
+    if grouped is not None:
+        return grouped
     place = ""
     if keys and keys[0][0] != 0:  # "House 3: Ada, cat, tea": a numbered place, then the key
         label = _PLACE.match(body)
@@ -237,6 +241,18 @@ def _row_segments(line: str, shape: Shape) -> list[tuple[str, str]] | None:
         elif place:  # "House 3: Ada or Bruno" offers the house to both
             segments.append((shape.canonical_key(name), place))
     return segments
+
+
+def _grouped(body: str, keys: list, shape: Shape) -> list[tuple[str, str]] | None:
+    """A flat mapping's row by value: "Knights: Bram and Dina" gives each key listed the value."""
+    if shape.grid or not keys:
+        return None
+    for value in shape.all_values():
+        head = re.match(re.escape(value) + r"(?:e?s)?(?!\w)\s*(?:[:=\-|]|->|=>|→)", body,
+                        0 if shape.case_sensitive else re.I)
+        if head and keys[0][0] >= head.end():
+            return [(shape.canonical_key(name), f": {value}") for _, _, name in keys]
+    return None
 
 
 def _segment_values(segment: str, shape: Shape) -> dict[str, list[str]]:
