@@ -213,9 +213,10 @@ def _case(index: int, rng: random.Random, depth: int, question: str, difficulty:
         "I'm sorry, but I can't run programs, so I can't say what it computes.",
         "Answer: " + ", ".join(str(k) for k in range(0, 201)),
     ]))
-    reference = ("The outer loop runs its full count, and on each pass the inner work and the conditional "
-                 "block change the registers as traced below; carrying the values through every pass "
-                 f"gives the result.\n\n| pass | ... |\n|---|---|\n| last | done |\n\n**Answer:** {answer}")
+    passes = next(int(line.split()[2]) for line in lines if line.startswith("set i "))
+    reference = (f"The outer loop on i runs {passes} times; on each pass the inner work and the conditional jump "
+                 "change the registers, so I carried a, b and c through every pass, checking each `jle` "
+                 f"against the current values.\n\n**Answer:** {answer}")
     return {
         "id": f"{FAMILY}-{index:02d}",
         "family": FAMILY,
