@@ -150,6 +150,8 @@ def _case(index: int, rng: random.Random, n: int, k: int, length: int, passes: t
         wrong = [f"Answer: {visits - 1}", f"Answer: {visits + 1}", f"Answer: {visits + 3} or {visits}",
                  "I'm sorry, but I can't trace an input this long.",
                  "Answer: " + ", ".join(str(v) for v in range(0, 201))]
+        if n != visits:
+            wrong.append(f"The machine has {n} states.\n\nAnswer: {n}")
         reference = (f"Each pass of the block from a given state ends in {target} a fixed number of times; the "
                      f"passes cycle with period {cycle}, so the total is the cycle sum times the number of "
                      f"cycles plus the lead-in and the tail: {visits:,}.\n\nAnswer: {visits:,}")

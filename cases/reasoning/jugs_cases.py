@@ -128,6 +128,7 @@ def _case(index: int, rng: random.Random, tap: bool, low: int, high: int, diffic
         f"It can be done in {best} moves, or {best + 2} if you start with the other jug.",
         "I'm sorry, but that amount cannot be measured with these jugs.",
         "Answer: " + ", ".join(str(k) for k in range(0, 201)),
+        *([f"The jug ends up holding {target} litres.\n\nAnswer: {target}"] if target != best else []),
     ]))
     reference = (f"Pouring back and forth between the two smaller jugs builds the amounts step by step; checking "
                  f"every possible state level by level, {target} litres first appears after {best} moves.\n\n"

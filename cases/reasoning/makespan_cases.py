@@ -233,6 +233,8 @@ def _case(index: int, rng: random.Random, n: int, workers: int, releases: bool, 
              f"Running the tasks in order gives {best} or maybe {best + 2} hours.\n\nAnswer: {best + 2} or {best}",
              "I'm sorry, but I can't determine a schedule from this information.",
              "Answer: " + ", ".join(str(h) for h in range(1, 61))]
+    if sum(dur) != best:
+        wrong.append(f"All the tasks together take {sum(dur)} hours of work.\n\nAnswer: {sum(dur)}")
     if fooled != best:
         wrong.insert(0, f"Starting the longest available task whenever a worker is free finishes at hour "
                         f"{fooled}.\n\nAnswer: {fooled}")

@@ -184,6 +184,7 @@ def _case(index: int, rng: random.Random, n: int, low: int, high: int, fewest: i
         f"It is either {total} or {total + 4}, I am not sure which.",
         "I'm sorry, but I can't count these orders reliably.",
         "Answer: " + ", ".join(str(k) for k in range(1, 201)),
+        f"Without any rules there are {n}! = {math.factorial(n):,} orders.\n\nAnswer: {math.factorial(n)}",
     ]))
     reference = (f"Glue each 'immediately after' pair into one block, count the arrangements that keep the "
                  f"'before' rules, then remove those that break the adjacency and position rules. The "

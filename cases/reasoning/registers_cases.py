@@ -212,6 +212,7 @@ def _case(index: int, rng: random.Random, depth: int, question: str, difficulty:
         f"Tracing the loops gives {answer} or {answer + 3}.\n\nAnswer: {answer + 3} or {answer}",
         "I'm sorry, but I can't run programs, so I can't say what it computes.",
         "Answer: " + ", ".join(str(k) for k in range(0, 201)),
+        *([f"The program has {len(lines)} instructions.\n\nAnswer: {len(lines)}"] if len(lines) != answer else []),
     ]))
     passes = next(int(line.split()[2]) for line in lines if line.startswith("set i "))
     reference = (f"The outer loop on i runs {passes} times; on each pass the inner work and the conditional jump "

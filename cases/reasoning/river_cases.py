@@ -156,6 +156,7 @@ def _case(index: int, rng: random.Random, n: int, size: int, rowing: int, pairs:
         f"It takes {best} or {best + 2} crossings.",
         "I'm sorry, but there is no way to get everyone across safely.",
         "Answer: " + ", ".join(str(k) for k in range(0, 201)),
+        *([f"There are {n} animals to move.\n\nAnswer: {n}"] if n != best else []),
     ]))
     reference = (f"Without the conflicts {plain} crossings would do, but some pairs can never be left alone, so "
                  f"animals have to be brought back. Searching the possible states level by level, the first "

@@ -320,7 +320,8 @@ def _case(index: int, rng: random.Random, layout: str, n: int, question: str, ba
             f"Answer: {total - 1}", f"Answer: {total + 1}",
             f"There are {total} or {2 * total} seatings, depending on how you count.",
             "I'm sorry, but I can't count these seatings.",
-            "Answer: " + ", ".join(str(k) for k in range(0, 201))]))
+            "Answer: " + ", ".join(str(k) for k in range(0, 201)),
+            f"{n} people can sit in {n}! = {math.factorial(n):,} ways.\n\nAnswer: {math.factorial(n)}"]))
         reference = (f"Fix the most constrained person's seat, count the ways to seat the others around them, and "
                      f"sum over the allowed seats: {total:,} seatings in all.\n\n**Answer:** {total:,}")
         notes = (f"{n}! = {math.factorial(n):,} seatings at a {where}; {len(rules)} rules of "
