@@ -273,3 +273,28 @@ def test_grid_with_two_people_swapped_in_one_attribute_never_passes(perm, attr, 
     g = run({"type": "mapping", "answer": truth}, _grid_reply(reply, shape, list(_grid_columns)))
     assert not g.passed
     assert g.reason.endswith("(2 of 12 wrong)")
+
+
+@pytest.mark.parametrize("content", [
+    "Alice: " + "x" * 100_000 + " cat\nBob: dog",
+    "Alice: cat" + "\n" * 50_000 + "Bob: dog",
+    "Alice: " + "clue 1 " * 20_000 + "cat",
+    "| Alice " * 20_000,
+    "Alice: " + "or " * 30_000 + "cat",
+    "answer\n" * 20_000,
+])
+def test_huge_replies_do_not_backtrack_catastrophically(content):
+    """A quadratic pattern takes minutes on these; the alarm turns that into a failure, not a hang."""
+    import signal
+
+    def overrun(*_):
+        raise TimeoutError("the mapping grader is quadratic on this reply")
+
+    previous = signal.signal(signal.SIGALRM, overrun)
+    signal.alarm(30)
+    try:
+        assert not run(PETS, content).passed
+        assert not run(GRID, content).passed
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -39,8 +39,8 @@ from .base import Grade
 
 _FIELDS = {"type", "answer", "case_sensitive"}
 _FLAT = ""  # the one attribute of a flat mapping
-_SECTION = re.compile(r"^[#>*_\s-]*(?:the\s+)?(?:final\s+)?(?:answer|solution|assignments?)\b.*$",
-                      re.I | re.M)
+_SECTION = re.compile(r"^[#>*_ \t-]*(?:the[ \t]+)?(?:final[ \t]+)?(?:answer|solution|assignments?)\b.*$",
+                      re.I | re.M)  # within one line: a class that crossed lines would rescan blank runs
 # Prose clauses that deny or suppose an assignment assign nothing; clauses that only offer one (a
 # hedge) assign nothing in the working-out, but after the answer block they offer an alternative.
 _PROSE_DENIES = re.compile(r"\b(?:not|no|never|neither|nor|cannot|if|suppose|assume|assuming|whether|"
@@ -60,6 +60,7 @@ _HEDGED = re.compile(r"^\s*(?:,\s*)?\(?\s*(?:(?:or|maybe|perhaps|possibly|probab
                      r"(?:(?:maybe|perhaps|possibly|probably|even|the|a|an)\s+)*[\w-]+", re.I)
 _HEDGED_BEFORE = re.compile(r"[\w-]+\s*,?\s*(?:\bor\b|/)\s*(?:(?:maybe|perhaps|possibly|probably|even|the|a|an)\s+)*$",
                             re.I)
+_NEAR = 60  # characters before a value that can hedge it or make it a reference
 _SEPARATOR = re.compile(r"^\s*(?:\([^()\n]{0,60}\)\s*)?(?:[:=\-|]|->|=>|→)")
 _PLACE = re.compile(r"^([A-Za-z]+\s+)?(\d+)\s*(?:[:=\-|]|->|=>|→)\s*")
 _AFTER_PLACED_KEY = re.compile(r"^\s*(?:$|[(,:=\-|/]|->|=>|→|or\b)")
@@ -267,13 +268,14 @@ def _segment_values(segment: str, shape: Shape) -> dict[str, list[str]]:
         previous_end = end
         if _DENIES.search(between) and not _HEDGES.search(between):
             continue
-        if value[:1].isdigit() and _REFERENCE.search(segment[:start]):
+        if value[:1].isdigit() and _REFERENCE.search(segment[max(0, start - _NEAR):start]):
             continue
         attribute, first = shape.attribute_of(value), start
         offered_after = _HEDGED.match(segment[end:])
         if offered_after:
             previous_end = end + offered_after.end()
-        offered_before = _HEDGED_BEFORE.search(between)
+        near = max(0, len(between) - _NEAR)  # only the words just before the value; bounds the search
+        offered_before = _HEDGED_BEFORE.search(between, near)
         if offered_before:
             first = between_start + offered_before.start()
         out.setdefault(attribute, []).append(segment[first:previous_end] if first < start or offered_after
