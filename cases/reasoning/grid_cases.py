@@ -60,9 +60,9 @@ def _propagate(dom: list[int], clues: list[tuple], n: int, groups: list[list[int
             if k == SAME:
                 dom[a] = dom[c[2]] = dom[a] & dom[c[2]]
             elif k == DIFF:
-                if _one(dom[a]):
+                if not dom[a] & (dom[a] - 1):
                     dom[c[2]] &= ~dom[a]
-                if _one(dom[c[2]]):
+                if not dom[c[2]] & (dom[c[2]] - 1):
                     dom[a] &= ~dom[c[2]]
             elif k == AT:
                 dom[a] &= 1 << (c[2] - 1)
@@ -84,9 +84,9 @@ def _propagate(dom: list[int], clues: list[tuple], n: int, groups: list[list[int
                 dom[b] &= ((dom[a] << s) | (dom[a] >> s)) & full
             elif k == NOT_NEXT:
                 b = c[2]
-                if _one(dom[a]):
+                if not dom[a] & (dom[a] - 1):
                     dom[b] &= ~((dom[a] << 1) | (dom[a] >> 1))
-                if _one(dom[b]):
+                if not dom[b] & (dom[b] - 1):
                     dom[a] &= ~((dom[b] << 1) | (dom[b] >> 1))
             elif k == END:
                 dom[a] &= ends
@@ -97,7 +97,7 @@ def _propagate(dom: list[int], clues: list[tuple], n: int, groups: list[list[int
             elif k == BETWEEN:
                 b, d = c[2], c[3]
                 dom[b] &= ~ends
-                if _one(dom[a]) and _one(dom[d]):
+                if not dom[a] & (dom[a] - 1) and not dom[d] & (dom[d] - 1):
                     lo, hi = sorted((dom[a], dom[d]))
                     dom[b] &= (hi - 1) & ~((lo << 1) - 1)
             elif k == EITHER:
@@ -111,7 +111,7 @@ def _propagate(dom: list[int], clues: list[tuple], n: int, groups: list[list[int
             once = twice = fixed = 0
             for v in group:
                 d = dom[v]
-                if _one(d):
+                if not d & (d - 1):  # one house left (0 is caught below)
                     if d & fixed:
                         return False
                     fixed |= d
@@ -121,7 +121,7 @@ def _propagate(dom: list[int], clues: list[tuple], n: int, groups: list[list[int
                 return False
             for v in group:
                 d = dom[v]
-                if not _one(d):
+                if d & (d - 1):
                     d &= ~fixed
                     dom[v] = (d & ~twice) or d
         if 0 in dom:
