@@ -1,11 +1,11 @@
 """Logic grids: 6-8 people in a row of houses, 4-5 attributes each (house, pet, drink, job, hobby).
 
-The generator draws a hidden solution, then adds random true clues (fifteen kinds: same person,
+The generator draws a hidden solution, then adds random true clues (fourteen kinds: same person,
 not the same person, fixed house, left of, immediately left of, next door, not next door, a gap of
 k houses, end house, odd/even house, between, either/or ...) until its constraint propagator with
 search finds exactly one solution, and then drops every clue whose removal keeps the solution
 unique. So every clue is needed, and no clue kind alone fixes the grid (any one kind is a strict
-subset of a minimal clue set). At most one clue names a house number outright.
+subset of a minimal clue set). At most one clue puts someone in a given house.
 
 `verify.solver` proves uniqueness by a different route: it parses the clue sentences out of the
 prompt text (so a rendering slip in the generator shows), then enumerates house assignments value
