@@ -77,33 +77,6 @@ WRONG = [
         if first_failure[j] == k:           # before step k this link was still working
             join(*links[j])
         answers[k] = groups''')),
-    # a fresh search after every failure: right, and far too slow
-    '''
-    def groups_after(n, links, failures):
-        dead = set()
-        answers = []
-        for j in failures:
-            dead.add(j)
-            neighbours = [[] for _ in range(n)]
-            for i, (u, v) in enumerate(links):
-                if i not in dead:
-                    neighbours[u].append(v)
-                    neighbours[v].append(u)
-            seen, count = [False] * n, 0
-            for s in range(n):
-                if not seen[s]:
-                    count += 1
-                    seen[s] = True
-                    stack = [s]
-                    while stack:
-                        x = stack.pop()
-                        for y in neighbours[x]:
-                            if not seen[y]:
-                                seen[y] = True
-                                stack.append(y)
-            answers.append(count)
-        return answers
-    ''',
 ]
 
 TESTS = '''
