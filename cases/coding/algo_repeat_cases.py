@@ -78,20 +78,6 @@ WRONG = [
     mutate(SOLUTION, ("    return min(text[i:i + best] for i in found)", "    return text[found[0]:found[0] + best]")),
     # lengths only up to n - 1: k = 1 must give the whole text
     mutate(SOLUTION, ("    lo, hi, found = 1, n, []", "    lo, hi, found = 1, n - 1, []")),
-    # every length in turn with a dictionary of slices: right, and quadratic or worse
-    '''
-    from collections import Counter
-
-    def longest_repeat(text, k):
-        best = ""
-        for length in range(1, len(text) + 1):
-            counts = Counter(text[i:i + length] for i in range(len(text) - length + 1))
-            good = [s for s, c in counts.items() if c >= k]
-            if not good:
-                break
-            best = min(good)
-        return best
-    ''',
 ]
 
 TESTS = '''
