@@ -196,7 +196,7 @@ WRONG = [
         return None
 ''')),
     # numbers with leading zeros kept as text (the YAML habit), though the format says digits make an int
-    mutate(SOLUTION, ('''_INT = re.compile(r"^-?\d+$")''', '''_INT = re.compile(r"^-?(0|[1-9]\d*)$")''')),
+    mutate(SOLUTION, (r'''_INT = re.compile(r"^-?\d+$")''', r'''_INT = re.compile(r"^-?(0|[1-9]\d*)$")''')),
 ]
 
 TESTS = r'''
