@@ -91,35 +91,10 @@ WRONG = [
             total = [max(total[b - k] + sub[k] for k in range(b + 1)) for b in range(budget + 1)]
         return total[budget]
     ''',
-    # "exactly the budget" states read as "at most": unreachable totals start at 0 instead of -inf
-    '''
-    def best_portfolio(projects, budget):
-        n = len(projects)
-        children = [[] for _ in range(n)]
-        roots = []
-        for i, (_, _, parent) in enumerate(projects):
-            (roots if parent < 0 else children[parent]).append(i)
-        order, end = [], [0] * n
-        stack = [(r, False) for r in reversed(roots)]
-        while stack:
-            v, done = stack.pop()
-            if done:
-                end[v] = len(order)
-                continue
-            order.append(v)
-            stack.append((v, True))
-            stack.extend((c, False) for c in reversed(children[v]))
-        neg = float("-inf")
-        best = [[0] + [neg] * budget for _ in range(n + 1)]
-        for k in range(n - 1, -1, -1):
-            v = order[k]
-            cost, value, _ = projects[v]
-            row = list(best[end[v]])
-            for b in range(cost, budget + 1):
-                row[b] = max(row[b], best[k + 1][b - cost] + value)
-            best[k] = row
-        return best[0][budget] if n and best[0][budget] != neg else 0
-    ''',
+    # tables of "exactly b" (unreachable totals at -inf) read as "at most b"
+    mutate(SOLUTION, ("    best = [[0] * (budget + 1) for _ in range(n + 1)]",
+                      "    best = [[0] + [float(\"-inf\")] * budget for _ in range(n + 1)]"),
+           ("    return best[0][budget] if n else 0", "    return max(0, best[0][budget]) if n else 0")),
     # a subtree taken to end one step too late: skipping a project also skips its next sibling
     mutate(SOLUTION, ("            end[v] = len(order)\n", "            end[v] = min(len(order) + 1, len(projects))\n")),
 ]

@@ -5,6 +5,7 @@ expression and lets `re` decide (fine for short paths), a different method from 
 automaton. The perf items are built so that backtracking, brace expansion and `re` all blow up.
 """
 
+import inspect
 import re
 
 from pytest_crucible.code_family import code_case, family_rng, literal, mutate
@@ -222,97 +223,6 @@ def glob_match(pattern, path):
 '''
 
 WRONG = [
-    # translated to a Python regular expression: right, but re backtracks exponentially
-    '''
-    import re
-
-    def glob_match(pattern, path):
-        n = len(pattern)
-
-        def class_end(i):
-            j = i + 1
-            if j < n and pattern[j] == "!":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            return pattern.find("]", j)
-
-        def brace_end(i):
-            depth, k = 0, i
-            while k < n:
-                c = pattern[k]
-                if c == "\\\\":
-                    k += 2
-                    continue
-                if c == "[" and class_end(k) != -1:
-                    k = class_end(k) + 1
-                    continue
-                if c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
-                    if depth == 0:
-                        return k
-                k += 1
-            return -1
-
-        def convert(i, stop, top):
-            out = []
-            while i < stop:
-                c = pattern[i]
-                if top and i == 0 and pattern == "**":
-                    return ".*"
-                if top and i == 0 and pattern.startswith("**/"):
-                    out.append("(?:[^/]+/)*"); i = 3; continue
-                if top and pattern.startswith("/**/", i):
-                    out.append("/(?:[^/]+/)*"); i += 4; continue
-                if top and i + 3 == n and pattern.endswith("/**"):
-                    out.append("(?:/[^/]+)*"); i = n; continue
-                if c == "\\\\":
-                    out.append(re.escape(pattern[i + 1] if i + 1 < n else "\\\\")); i += 2
-                elif c == "?":
-                    out.append("[^/]"); i += 1
-                elif c == "*":
-                    out.append("[^/]*")
-                    while i < stop and pattern[i] == "*":
-                        i += 1
-                elif c == "[" and class_end(i) != -1:
-                    e = class_end(i)
-                    j, neg = i + 1, False
-                    if pattern[j] == "!":
-                        neg, j = True, j + 1
-                    body, parts, k = pattern[j:e], [], 0
-                    while k < len(body):
-                        if k + 2 < len(body) and body[k + 1] == "-":
-                            parts.append(re.escape(body[k]) + "-" + re.escape(body[k + 2])); k += 3
-                        else:
-                            parts.append(re.escape(body[k])); k += 1
-                    inner = "".join(parts)
-                    out.append(f"(?!/)[^{inner}]" if neg else f"(?!/)[{inner}]")
-                    i = e + 1
-                elif c == "{" and brace_end(i) != -1:
-                    e = brace_end(i)
-                    options, start, k = [], i + 1, i + 1
-                    while k < e:
-                        d = pattern[k]
-                        if d == "\\\\":
-                            k += 2; continue
-                        if d == "[" and class_end(k) != -1 and class_end(k) < e:
-                            k = class_end(k) + 1; continue
-                        if d == "{" and brace_end(k) != -1:
-                            k = brace_end(k) + 1; continue
-                        if d == ",":
-                            options.append(convert(start, k, False)); start = k + 1
-                        k += 1
-                    options.append(convert(start, e, False))
-                    out.append("(?:" + "|".join(options) + ")")
-                    i = e + 1
-                else:
-                    out.append(re.escape(c)); i += 1
-            return "".join(out)
-
-        return re.fullmatch(convert(0, n, True), path, re.S) is not None
-    ''',
     # fnmatch: its * crosses "/" and it knows no braces
     '''
     import fnmatch
@@ -508,6 +418,12 @@ def _oracle(pattern, path):
     return re.fullmatch(_to_regex(pattern, 0, len(pattern), True), path, re.S) is not None
 
 
+def _regex_reply():
+    """The oracle as a reply: right on short paths, but `re` backtracks exponentially on the perf items."""
+    parts = [inspect.getsource(f) for f in (_class_end, _brace_end, _to_regex, _oracle)]
+    return "import re\n\n\n" + "\n\n".join(parts) + "\n\nglob_match = _oracle\n"
+
+
 # ---------------------------------------------------------------- seeded patterns and paths
 
 _PIECES = ["a", "b", "x", ".", "-", "*", "?", "**", "[a-c]", "[!a]", "[]x]", "{a,b}", "{x,{y,z}w}", "{,a}",
@@ -556,7 +472,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="hard", title="Path globs with sets, nested braces and ** in linear time",
         prompt=PROMPT, entry_point="glob_match", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
-        solution=SOLUTION, wrong=WRONG, perf=PERF,
+        solution=SOLUTION, wrong=[_regex_reply(), *WRONG], perf=PERF,
         notes="""A parser plus an automaton: seven syntax rules with their edge cases (unclosed [ and {,
         ] first in a set, braces nesting and containing sets, ** special only as a segment outside
         braces, sets never matching /), and a complexity requirement that rules out the usual
