@@ -8,7 +8,6 @@ solution, so `crucible cases verify` really checks the reference), embeds them a
 
 from __future__ import annotations
 
-import pprint
 import random
 import textwrap
 
@@ -22,9 +21,11 @@ def family_rng(seed: int, family: str) -> random.Random:
     return random.Random(f"{seed}:{family}")
 
 
-def literal(value, width: int = 100) -> str:
-    """Python source for `value` (built from plain data), wrapped to stay readable in a case file."""
-    return pprint.pformat(value, width=width, compact=True, sort_dicts=False)
+def literal(value) -> str:
+    """Source for an expression that rebuilds `value` (plain data) inside the sandbox: one string
+    constant read by ast.literal_eval, so a large table of hidden cases costs the grader's parse of
+    the case one node instead of thousands."""
+    return f"__import__('ast').literal_eval({repr(value)!r})"
 
 
 def mutate(source: str, *pairs: tuple[str, str]) -> str:
@@ -39,13 +40,17 @@ def mutate(source: str, *pairs: tuple[str, str]) -> str:
 
 def code_case(*, family: str, number: int = 1, difficulty: str, title: str, prompt: str, entry_point: str,
               tests: str, solution: str, wrong: list[str], notes: str, perf: list[dict] | None = None,
-              setup: str | None = None, what: str = "function") -> dict:
-    """One case mapping: the prompt gets the standard-library rule and the reply format appended."""
+              data: dict | None = None, what: str = "function") -> dict:
+    """One case mapping: the prompt gets the standard-library rule and the reply format appended.
+
+    `data` (name -> plain value, e.g. the seeded hidden cases) becomes the grader's `setup`, which the
+    harness runs before the tests in their namespace; kept out of `tests`, whose asserts the grader
+    numbers and rewrites, so long tables do not slow the loading of the suite."""
     text = (f"{textwrap.dedent(prompt).strip()}\n\n{STANDARD_LIBRARY_ONLY} Reply with the complete {what} "
             f"in a single ```python code block.")
     grader = {"type": "code", "language": "python", "entry_point": entry_point, "tests": textwrap.dedent(tests)}
-    if setup:
-        grader["setup"] = textwrap.dedent(setup)
+    if data:
+        grader["setup"] = "".join(f"{name} = {literal(value)}\n" for name, value in data.items())
     if perf:
         grader["perf"] = [{k: textwrap.dedent(v) if k != "name" else v for k, v in item.items()} for item in perf]
     return {

@@ -5,7 +5,7 @@ Hidden small series and queries come from the seed; their answers come from scan
 answers pinned by a sum and a checksum.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-alerts"
 
@@ -109,7 +109,7 @@ def cases(seed):
         seeded.append((prices, alerts, want))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Window counts below a limit for 20,000 alerts",
-        prompt=PROMPT, entry_point="count_alerts", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="count_alerts", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "alerts-20k", "input": PERF_INPUT,
                "check": "assert sum(result) == 101310028 and sum(i * a for i, a in enumerate(result)) == 1011551126528"}],

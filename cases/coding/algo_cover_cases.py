@@ -6,7 +6,7 @@ its union directly. The perf input is fixed, its answer pinned.
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-cover"
 
@@ -151,7 +151,7 @@ def cases(seed):
         seeded.append((length, offers, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Cheapest priced intervals covering a road",
-        prompt=PROMPT, entry_point="cheapest_cover", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="cheapest_cover", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "offers-30k", "input": PERF_INPUT, "check": "assert result == 8351"}],
         notes="""The weighted version of the interval-cover greedy, where the greedy fails: it needs a DP

@@ -5,7 +5,7 @@ forward DP over digit strings (_forward, a different formulation from the refere
 recursion) confirmed them.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-digits"
 
@@ -162,7 +162,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="hard", title="Counting smooth numbers up to 10^18 by digit DP",
         prompt=PROMPT, entry_point="count_smooth",
-        tests=TESTS + f"\nPINNED = {literal(PINNED)}\n\nSEEDED = {literal(seeded)}\n",
+        tests=TESTS, data={"nPINNED": PINNED, "nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "wide-ranges", "input": "args = (123456789012345678, 10 ** 18, 97)",
                "check": "assert result == 2012184024264605"}],

@@ -7,7 +7,7 @@ pinned; a dynamic programme over the last characters (no automaton) confirms the
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-forbidden"
 MOD = 1_000_000_007
@@ -168,7 +168,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="hard", title="Strings of length up to 10^18 avoiding forbidden words, mod p",
         prompt=PROMPT, entry_point="count_clean",
-        tests=TESTS + f"\nPINNED = {literal(PINNED)}\n\nSEEDED = {literal(seeded)}\n",
+        tests=TESTS, data={"nPINNED": PINNED, "nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "n-1e18-four-letters", "input": 'args = (10 ** 18 + 7, "abcd", ["abcab", "bcd", "dd", "cab"])',
                "check": "assert result == 251917308"}],

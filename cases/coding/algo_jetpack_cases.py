@@ -5,7 +5,7 @@ sequences (the reference is a breadth-first search over (cell, charges used)). T
 fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-jetpack"
 
@@ -163,7 +163,7 @@ def cases(seed):
         seeded.append((grid, climb, charges, start, goal, want))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Fewest moves over a height map with jetpack charges",
-        prompt=PROMPT, entry_point="fewest_moves", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="fewest_moves", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "map-90-a", "input": PERF_INPUT.format(seed=111, climb=4), "check": "assert result == 178"},
               {"name": "map-90-b", "input": PERF_INPUT.format(seed=112, climb=5), "check": "assert result == 178"}],

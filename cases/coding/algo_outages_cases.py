@@ -5,7 +5,7 @@ failure (the reference replays the failures backwards with union-find). The perf
 their answers pinned by a sum and a checksum.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-outages"
 
@@ -139,7 +139,7 @@ def cases(seed):
         seeded.append((n, links, failures, _recount(n, links, failures)))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Connected groups after each of 40,000 link failures",
-        prompt=PROMPT, entry_point="groups_after", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="groups_after", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "failures-40k", "input": PERF_INPUT.format(seed=81),
                "check": PERF_CHECK.format(total=634160546, weighted=15305787696889)}],

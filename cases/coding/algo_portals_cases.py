@@ -5,7 +5,7 @@ and a count of walks by exact total time (a DP over time values), not from Dijks
 are fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-portals"
 MOD = 1_000_000_007
@@ -169,7 +169,7 @@ def cases(seed):
         seeded.append((n, roads, portals, source, target, list(want)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Fastest time and number of fastest routes with one portal ride",
-        prompt=PROMPT, entry_point="fastest_routes", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="fastest_routes", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "city-6000-a", "input": PERF_INPUT.format(seed=121), "check": "assert tuple(result) == (7, 1)"},
               {"name": "city-6000-b", "input": PERF_INPUT.format(seed=122), "check": "assert tuple(result) == (10, 1)"}],

@@ -5,7 +5,7 @@ its occurrences position by position (the reference binary-searches the length w
 The perf strings are fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-repeat"
 
@@ -140,7 +140,7 @@ def cases(seed):
         seeded.append((text, k, _brute_force(text, k)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Longest k-fold repeated substring, overlaps allowed",
-        prompt=PROMPT, entry_point="longest_repeat", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="longest_repeat", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "planted-block-12k", "input": PERF_INPUT.format(seed=41, block=2000),
                "check": "assert len(result) == 2000 and result[:20] == 'bdbbbadbbdacbaadccad'"}],

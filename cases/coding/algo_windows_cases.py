@@ -6,7 +6,7 @@ reference is a dynamic programme over subsets). The perf instance is fixed, its 
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-windows"
 
@@ -204,7 +204,7 @@ def cases(seed):
         seeded.append((travel, windows, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Courier tour with time windows, service times and a return",
-        prompt=PROMPT, entry_point="earliest_return", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="earliest_return", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "eleven-customers", "input": PERF_INPUT.format(seed=51), "check": "assert result == 489"}],
         notes="""A travelling-salesman variant with time windows: the model must see that the earliest

@@ -4,7 +4,7 @@ Hidden values come from the seed: random data is encoded by a small writer (the 
 encodings are then broken in one place, which must raise ValueError.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-bencode"
 
@@ -250,7 +250,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="medium", title="Strict bencode decoder without recursion",
         prompt=PROMPT, entry_point="decode",
-        tests=TESTS + f"\nSEEDED = {literal(seeded)}\n\nSEEDED_BROKEN = {literal(broken)}\n",
+        tests=TESTS, data={"nSEEDED": seeded, "nSEEDED_BROKEN": broken},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: the format is simple, the strictness is not: canonical numbers (no leading
         zeros, no -0), sorted and unique byte-string keys compared as bytes, exactly one value with

@@ -8,7 +8,7 @@ days with datetime; the reference is checked against it.
 import datetime as dt
 import re
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-cron"
 
@@ -266,7 +266,7 @@ def cases(seed):
         seeded.append((schedule, after, _oracle(schedule, after)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Next firing time of a cron schedule",
-        prompt=PROMPT, entry_point="next_run", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="next_run", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A field parser (lists, ranges, steps from a range's start, names, 0 and 7 for Sunday,
         validation) plus a search that must respect the classic cron day rule: day of month OR day of

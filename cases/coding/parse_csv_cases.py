@@ -7,7 +7,7 @@ without parsing: the oracle is the generator, a different method from the refere
 
 import textwrap
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-csv"
 DELIMITERS = {",": "a comma (`,`)", ";": "a semicolon (`;`)", "|": "a vertical bar (`|`)",
@@ -267,10 +267,10 @@ def cases(seed):
     faults = [_faulty(rng, delim) for _ in range(12)]
     prompt = PROMPT.format(name=DELIMITERS[delim], d=delim if delim != "\t" else "\\t")
     assign = f"DELIM = {delim!r}\n"
-    tests = (assign + TESTS + f"\nSEEDED = {literal(seeded)}\n\nSEEDED_FAULTS = {literal(faults)}\n")
     return [code_case(
         family=FAMILY, difficulty="hard", title="Delimited records with quoting, comments and three line-break styles",
-        prompt=prompt, entry_point="parse_records", tests=tests, solution=assign + SOLUTION,
+        prompt=prompt, entry_point="parse_records", tests=TESTS, solution=assign + SOLUTION,
+        data={"DELIM": delim, "SEEDED": seeded, "SEEDED_FAULTS": faults},
         wrong=[assign + textwrap.dedent(w) for w in WRONG],
         notes="""Seven interacting rules, several of which contradict the csv module a model reaches for
         (an empty line is a record, a stray quote in an unquoted field is an error, a lone CR is a break,

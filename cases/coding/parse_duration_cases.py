@@ -6,7 +6,7 @@ value); hidden invalid ones break exactly one rule. The oracle is the generator,
 
 from fractions import Fraction
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-duration"
 UNITS = [("w", 604_800_000), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1)]
@@ -225,7 +225,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="medium", title="Strict duration strings to exact milliseconds",
         prompt=PROMPT, entry_point="parse_duration",
-        tests=TESTS + f"\nSEEDED_VALID = {literal(valid)}\n\nSEEDED_INVALID = {literal(invalid)}\n",
+        tests=TESTS, data={"nSEEDED_VALID": valid, "nSEEDED_INVALID": invalid},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: a tokenizer with one classic ambiguity ("m" against "ms"), ordering and
         uniqueness of units, a fraction only in the last component, exact arithmetic (float gives

@@ -5,7 +5,7 @@ its route from the root (pre-order) and then walks the path as a function over s
 independently of the reference's parser and evaluator.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-jsonpath"
 
@@ -374,7 +374,7 @@ def cases(seed):
         seeded.append((doc, path, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="A JSON path language: keys, slices, unions, wildcards, descent",
-        prompt=PROMPT, entry_point="select", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="select", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer plus evaluator with many small semantics to get exactly right: descent
         includes the node itself and visits depth first (pre-order), Python slice semantics with

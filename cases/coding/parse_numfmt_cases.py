@@ -4,7 +4,7 @@ Hidden patterns and values come from the seed; the oracle formats with integer a
 scaled by a power of ten, written separately from the reference (which uses Decimal).
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-numfmt"
 
@@ -246,7 +246,7 @@ def cases(seed):
         seeded.append((value, pattern, _oracle(value, pattern)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Spreadsheet-style number patterns with sections and percent",
-        prompt=PROMPT, entry_point="format_number", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="format_number", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A small pattern language with many interacting rules: minimum and maximum digits on both
         sides of the point, grouping, literal prefix and suffix, percent scaling, a second section for

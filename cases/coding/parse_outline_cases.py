@@ -5,7 +5,7 @@ freely among equivalent layouts (comments, blank lines, inline "- key:" items, q
 value is the data itself and the oracle is the writer, not a parser.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-outline"
 
@@ -324,7 +324,7 @@ def cases(seed):
         seeded.append(("\n".join(out) + rng.choice(["", "\n"]), _canonical(data)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Indentation-based outline format to Python data",
-        prompt=PROMPT, entry_point="parse_outline", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="parse_outline", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""An indentation parser with a stack of open blocks: list versus mapping blocks, inline
         "- key:" items whose further entries align with the key, empty values taking the deeper block

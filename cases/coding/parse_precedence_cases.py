@@ -8,7 +8,7 @@ method from parsing the text.
 
 import textwrap
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-precedence"
 MEANING = {
@@ -366,10 +366,10 @@ def cases(seed):
     meanings, levels = _describe(table)
     prompt = PROMPT.format(meanings=meanings, levels=levels, examples="\n".join(examples))
     assign = f"LEVELS = {table.levels!r}\n"
-    tests = TESTS + f"\nTARGETED = {literal(_targeted(rng, table))}\n\nSEEDED = {literal(seeded)}\n"
+    data = {"TARGETED": _targeted(rng, table), "SEEDED": seeded}
     return [code_case(
         family=FAMILY, difficulty="hard", title="Expression evaluator for a drawn precedence table",
-        prompt=prompt, entry_point="evaluate", tests=tests, solution=assign + SOLUTION,
+        prompt=prompt, entry_point="evaluate", tests=TESTS, data=data, solution=assign + SOLUTION,
         wrong=[assign + textwrap.dedent(w) for w in WRONG],
         notes="""The operator set, the grouping into 3-4 levels and each level's direction are drawn
         from the seed, so no memorised evaluator fits: a level may hold + and / together, or make -

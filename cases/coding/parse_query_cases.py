@@ -4,7 +4,7 @@ Hidden queries are random syntax trees drawn by the seed, printed with random ke
 redundant parentheses; the oracle evaluates the tree on the records directly, without parsing text.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-query"
 
@@ -405,7 +405,7 @@ def cases(seed):
         seeded.append((records, _text(tree, rng), want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Record filter language with strict typing and missing fields",
-        prompt=PROMPT, entry_point="matching", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="matching", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer and a three-level recursive-descent parser plus an evaluator whose typing
         rules deliberately differ from Python's: true is not 1, ordering across kinds is false rather

@@ -7,7 +7,7 @@ values, whose expected words a small Python function per line computes directly.
 
 import re
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-shellwords"
 
@@ -268,7 +268,7 @@ def cases(seed):
             seeded.append((template, env, oracle(env)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Shell-style word splitting with quotes, escapes and $VAR fields",
-        prompt=PROMPT, entry_point="split_command", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="split_command", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""shlex covers the quoting but not expansion, and bolting expansion on after splitting gets
         field splitting wrong (an unquoted value with blanks makes several words, an empty one makes

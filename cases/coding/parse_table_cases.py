@@ -4,7 +4,7 @@ Hidden tables come from the seed; the oracle builds each line from str.ljust/rju
 itself, then the tests also check structural properties (equal line lengths, column boundaries).
 """
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-table"
 
@@ -185,7 +185,7 @@ def cases(seed):
         seeded.append((headers, rows, _oracle(headers, rows)))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Markdown-style table with exact widths, alignment and escaping",
-        prompt=PROMPT, entry_point="render_table", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="render_table", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: every rule is spelled out, but a few are easy to miss together: booleans are
         ints in Python yet not numbers here, a column of only None is not numeric, widths count the

@@ -7,7 +7,7 @@ expected output does not come from a template engine.
 
 import html
 
-from pytest_crucible.code_family import code_case, family_rng, literal, mutate
+from pytest_crucible.code_family import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-template"
 
@@ -435,7 +435,7 @@ def cases(seed):
         seeded.append((LETTER, ctx, _letter(ctx)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Template renderer: filters, escaping, blocks, standalone lines",
-        prompt=PROMPT, entry_point="render", tests=TESTS + f"\nSEEDED = {literal(seeded)}\n",
+        prompt=PROMPT, entry_point="render", tests=TESTS, data={"nSEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer, a block parser with if/elif/else and nested for, scoped lookups with a
         per-loop `loop` object, filters, auto-escaping with a raw opt-out, escapes for literal tag
