@@ -109,7 +109,7 @@ def cases(seed):
         seeded.append((prices, alerts, want))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Window counts below a limit for 20,000 alerts",
-        prompt=PROMPT, entry_point="count_alerts", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="count_alerts", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "alerts-20k", "input": PERF_INPUT,
                "check": "assert sum(result) == 101310028 and sum(i * a for i, a in enumerate(result)) == 1011551126528"}],

@@ -151,7 +151,7 @@ def cases(seed):
         seeded.append((length, offers, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Cheapest priced intervals covering a road",
-        prompt=PROMPT, entry_point="cheapest_cover", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="cheapest_cover", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "offers-30k", "input": PERF_INPUT, "check": "assert result == 8351"}],
         notes="""The weighted version of the interval-cover greedy, where the greedy fails: it needs a DP

@@ -166,7 +166,7 @@ def cases(seed):
         seeded.append((n, roads, source, target, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Roads that every fastest trip needs",
-        prompt=PROMPT, entry_point="critical_roads", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="critical_roads", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "roads-17k-a", "input": PERF_INPUT.format(seed=141), "check": "assert len(result) == 4 and sum(result) == 51560"},
               {"name": "roads-17k-b", "input": PERF_INPUT.format(seed=142), "check": "assert len(result) == 1 and sum(result) == 15319"}],

@@ -187,7 +187,7 @@ def cases(seed):
     tests = TESTS.replace("CHAIN_ANSWER", repr(_chain_answer()))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Best depot on a weighted tree by rerooting",
-        prompt=PROMPT, entry_point="best_depot", tests=tests, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="best_depot", tests=tests, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "bushy-25k", "input": PERF_INPUT.format(seed=131, reach=25000), "check": "assert tuple(result) == (3, 5846303736)"},
               {"name": "stringy-25k", "input": PERF_INPUT.format(seed=132, reach=2), "check": "assert tuple(result) == (12557, 2601935252997)"}],

@@ -162,7 +162,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="hard", title="Counting smooth numbers up to 10^18 by digit DP",
         prompt=PROMPT, entry_point="count_smooth",
-        tests=TESTS, data={"nPINNED": PINNED, "nSEEDED": seeded},
+        tests=TESTS, data={"PINNED": PINNED, "SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "wide-ranges", "input": "args = (123456789012345678, 10 ** 18, 97)",
                "check": "assert result == 2012184024264605"}],

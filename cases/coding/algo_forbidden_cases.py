@@ -168,7 +168,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="hard", title="Strings of length up to 10^18 avoiding forbidden words, mod p",
         prompt=PROMPT, entry_point="count_clean",
-        tests=TESTS, data={"nPINNED": PINNED, "nSEEDED": seeded},
+        tests=TESTS, data={"PINNED": PINNED, "SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "n-1e18-four-letters", "input": 'args = (10 ** 18 + 7, "abcd", ["abcab", "bcd", "dd", "cab"])',
                "check": "assert result == 251917308"}],

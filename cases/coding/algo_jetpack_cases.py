@@ -163,7 +163,7 @@ def cases(seed):
         seeded.append((grid, climb, charges, start, goal, want))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Fewest moves over a height map with jetpack charges",
-        prompt=PROMPT, entry_point="fewest_moves", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="fewest_moves", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "map-90-a", "input": PERF_INPUT.format(seed=111, climb=4), "check": "assert result == 178"},
               {"name": "map-90-b", "input": PERF_INPUT.format(seed=112, climb=5), "check": "assert result == 178"}],

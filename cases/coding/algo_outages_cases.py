@@ -139,7 +139,7 @@ def cases(seed):
         seeded.append((n, links, failures, _recount(n, links, failures)))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Connected groups after each of 40,000 link failures",
-        prompt=PROMPT, entry_point="groups_after", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="groups_after", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "failures-40k", "input": PERF_INPUT.format(seed=81),
                "check": PERF_CHECK.format(total=634160546, weighted=15305787696889)}],

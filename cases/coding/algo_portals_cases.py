@@ -169,7 +169,7 @@ def cases(seed):
         seeded.append((n, roads, portals, source, target, list(want)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Fastest time and number of fastest routes with one portal ride",
-        prompt=PROMPT, entry_point="fastest_routes", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="fastest_routes", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "city-6000-a", "input": PERF_INPUT.format(seed=121), "check": "assert tuple(result) == (7, 1)"},
               {"name": "city-6000-b", "input": PERF_INPUT.format(seed=122), "check": "assert tuple(result) == (10, 1)"}],

@@ -167,7 +167,7 @@ def cases(seed):
         seeded.append((projects, budget, _every_closed_subset(projects, budget)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Projects with prerequisite projects under a budget (tree knapsack)",
-        prompt=PROMPT, entry_point="best_portfolio", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="best_portfolio", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "forest-2000", "input": PERF_INPUT, "check": "assert result == 5910"}],
         notes="""A knapsack over a forest with "child needs parent" constraints: the efficient form runs

@@ -140,7 +140,7 @@ def cases(seed):
         seeded.append((text, k, _brute_force(text, k)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Longest k-fold repeated substring, overlaps allowed",
-        prompt=PROMPT, entry_point="longest_repeat", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="longest_repeat", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "planted-block-12k", "input": PERF_INPUT.format(seed=41, block=2000),
                "check": "assert len(result) == 2000 and result[:20] == 'bdbbbadbbdacbaadccad'"}],

@@ -161,7 +161,7 @@ def cases(seed):
         seeded.append((text, queries, _by_divisors(text, queries)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Shortest repeating unit of 20,000 substrings",
-        prompt=PROMPT, entry_point="shortest_roots", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="shortest_roots", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "queries-20k", "input": PERF_INPUT, "check": "assert sum(result) == 18879965 and sum(i * a for i, a in enumerate(result)) == 188144676402"}],
         notes="""Needs two facts together: s = u^k with |u| = d iff d divides |s| and s has period d

@@ -132,7 +132,7 @@ def cases(seed):
         seeded.append((jobs, rest, _brute_force(jobs, rest)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Weighted jobs with a rest gap and alternating clients",
-        prompt=PROMPT, entry_point="best_plan", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="best_plan", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "many-clients-30k", "input": PERF_INPUT.format(seed=11, clients=50, rest=30),
                "check": "assert result == 5814547"},

@@ -178,7 +178,7 @@ def cases(seed):
     tests = TESTS.replace("BIG_PATH", str(big_path))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Heaviest node set with pairwise distance at least 3 in a tree",
-        prompt=PROMPT, entry_point="best_spread", tests=tests, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="best_spread", tests=tests, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "bushy-30k", "input": PERF_INPUT.format(seed=61, reach=30000),
                "check": "assert result == 6647294"},

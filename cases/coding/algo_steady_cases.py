@@ -128,7 +128,7 @@ def cases(seed):
         seeded.append((readings, k, m, _every_window(readings, k, m)))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Windows of at least m readings with a bounded spread",
-        prompt=PROMPT, entry_point="steady_windows", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="steady_windows", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "walk-100k", "input": PERF_INPUT, "check": "assert result == 2279627"}],
         notes="""Medium: two pointers with monotone deques of indices give O(n); the twists over the

@@ -118,7 +118,7 @@ def cases(seed):
         seeded.append((weights, low, high, _every_subset(weights, low, high)))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Subsets of 30 signed weights with a sum in range",
-        prompt=PROMPT, entry_point="count_subsets", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="count_subsets", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "thirty-weights", "input": PERF_INPUT, "check": "assert result == 214862148"}],
         notes="""Medium: 2^30 subsets rule out enumeration, weights up to 10^12 rule out a DP over sums,

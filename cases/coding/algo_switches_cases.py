@@ -248,7 +248,7 @@ def cases(seed):
                      "rules.append((n - 1, False, 0, False))\nrules.append((0, True, 0, True))")
     return [code_case(
         family=FAMILY, difficulty="hard", title="Switch settings meeting thousands of two-way rules",
-        prompt=PROMPT, entry_point="settle", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="settle", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "planted-8k", "input": PERF_INPUT.format(seed=71, extra=""), "check": PERF_CHECK_OK},
               {"name": "contradiction-8k", "input": PERF_INPUT.format(seed=72, extra=contradiction),

@@ -191,7 +191,7 @@ def cases(seed):
         seeded.append((routes, change, source, target, start, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Earliest arrival on periodic routes with change times",
-        prompt=PROMPT, entry_point="earliest_arrival", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="earliest_arrival", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "routes-2000-a", "input": PERF_INPUT.format(seed=21), "check": "assert result == 187"},
               {"name": "routes-2000-b", "input": PERF_INPUT.format(seed=22), "check": "assert result == 225"}],

@@ -158,7 +158,7 @@ def cases(seed):
         seeded.append((values, queries, _windows(values, queries)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Values occurring exactly twice in each of 12,000 windows",
-        prompt=PROMPT, entry_point="exactly_twice", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="exactly_twice", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "windows-12k", "input": PERF_INPUT.format(seed=31, distinct=3600),
                "check": PERF_CHECK.format(total=9917370, weighted=59596728502)},

@@ -204,7 +204,7 @@ def cases(seed):
         seeded.append((travel, windows, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Courier tour with time windows, service times and a return",
-        prompt=PROMPT, entry_point="earliest_return", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="earliest_return", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "eleven-customers", "input": PERF_INPUT.format(seed=51), "check": "assert result == 489"}],
         notes="""A travelling-salesman variant with time windows: the model must see that the earliest

@@ -250,7 +250,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="medium", title="Strict bencode decoder without recursion",
         prompt=PROMPT, entry_point="decode",
-        tests=TESTS, data={"nSEEDED": seeded, "nSEEDED_BROKEN": broken},
+        tests=TESTS, data={"SEEDED": seeded, "SEEDED_BROKEN": broken},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: the format is simple, the strictness is not: canonical numbers (no leading
         zeros, no -0), sorted and unique byte-string keys compared as bytes, exactly one value with

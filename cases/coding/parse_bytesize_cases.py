@@ -198,7 +198,7 @@ def cases(seed):
         seeded.append((n, binary, _expected(n, binary)))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Human-readable byte sizes with exact rounding and rollover",
-        prompt=PROMPT, entry_point="format_size", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="format_size", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: every rule is stated, but three interact at the boundaries: the number of
         decimals depends on the rounded value (9.995 kB is "10.0 kB"), rounding to a whole step moves

@@ -266,7 +266,7 @@ def cases(seed):
         seeded.append((schedule, after, _oracle(schedule, after)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Next firing time of a cron schedule",
-        prompt=PROMPT, entry_point="next_run", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="next_run", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A field parser (lists, ranges, steps from a range's start, names, 0 and 7 for Sunday,
         validation) plus a search that must respect the classic cron day rule: day of month OR day of

@@ -225,7 +225,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="medium", title="Strict duration strings to exact milliseconds",
         prompt=PROMPT, entry_point="parse_duration",
-        tests=TESTS, data={"nSEEDED_VALID": valid, "nSEEDED_INVALID": invalid},
+        tests=TESTS, data={"SEEDED_VALID": valid, "SEEDED_INVALID": invalid},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: a tokenizer with one classic ambiguity ("m" against "ms"), ordering and
         uniqueness of units, a fraction only in the last component, exact arithmetic (float gives

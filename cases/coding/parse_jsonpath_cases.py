@@ -374,7 +374,7 @@ def cases(seed):
         seeded.append((doc, path, want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="A JSON path language: keys, slices, unions, wildcards, descent",
-        prompt=PROMPT, entry_point="select", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="select", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer plus evaluator with many small semantics to get exactly right: descent
         includes the node itself and visits depth first (pre-order), Python slice semantics with

@@ -246,7 +246,7 @@ def cases(seed):
         seeded.append((value, pattern, _oracle(value, pattern)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Spreadsheet-style number patterns with sections and percent",
-        prompt=PROMPT, entry_point="format_number", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="format_number", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A small pattern language with many interacting rules: minimum and maximum digits on both
         sides of the point, grouping, literal prefix and suffix, percent scaling, a second section for

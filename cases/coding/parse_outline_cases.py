@@ -324,7 +324,7 @@ def cases(seed):
         seeded.append(("\n".join(out) + rng.choice(["", "\n"]), _canonical(data)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Indentation-based outline format to Python data",
-        prompt=PROMPT, entry_point="parse_outline", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="parse_outline", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""An indentation parser with a stack of open blocks: list versus mapping blocks, inline
         "- key:" items whose further entries align with the key, empty values taking the deeper block

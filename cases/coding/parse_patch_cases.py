@@ -208,7 +208,7 @@ def cases(seed):
     seeded = [_draw(rng) for _ in range(25)]
     return [code_case(
         family=FAMILY, difficulty="hard", title="Applying a unified diff with offsets and no-newline marks",
-        prompt=PROMPT, entry_point="apply_patch", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="apply_patch", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""The unified format hides several rules a model must get exactly right: a count left out
         means 1; with b = 0 the start names the line *after which* to insert (0 for the top); the

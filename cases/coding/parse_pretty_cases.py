@@ -185,7 +185,7 @@ def cases(seed):
         seeded.append((value, width, "\n".join(_oracle(value, width))))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Width-aware pretty printer for JSON-like data",
-        prompt=PROMPT, entry_point="pretty", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="pretty", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""An exact layout rule where every character counts: the fit test includes the
         indentation, the key prefix and the trailing comma, a broken container's children are laid

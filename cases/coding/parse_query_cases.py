@@ -405,7 +405,7 @@ def cases(seed):
         seeded.append((records, _text(tree, rng), want))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Record filter language with strict typing and missing fields",
-        prompt=PROMPT, entry_point="matching", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="matching", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer and a three-level recursive-descent parser plus an evaluator whose typing
         rules deliberately differ from Python's: true is not 1, ordering across kinds is false rather

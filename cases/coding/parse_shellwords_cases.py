@@ -268,7 +268,7 @@ def cases(seed):
             seeded.append((template, env, oracle(env)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Shell-style word splitting with quotes, escapes and $VAR fields",
-        prompt=PROMPT, entry_point="split_command", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="split_command", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""shlex covers the quoting but not expansion, and bolting expansion on after splitting gets
         field splitting wrong (an unquoted value with blanks makes several words, an empty one makes

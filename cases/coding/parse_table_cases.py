@@ -185,7 +185,7 @@ def cases(seed):
         seeded.append((headers, rows, _oracle(headers, rows)))
     return [code_case(
         family=FAMILY, difficulty="medium", title="Markdown-style table with exact widths, alignment and escaping",
-        prompt=PROMPT, entry_point="render_table", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="render_table", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: every rule is spelled out, but a few are easy to miss together: booleans are
         ints in Python yet not numbers here, a column of only None is not numeric, widths count the

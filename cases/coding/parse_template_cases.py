@@ -435,7 +435,7 @@ def cases(seed):
         seeded.append((LETTER, ctx, _letter(ctx)))
     return [code_case(
         family=FAMILY, difficulty="hard", title="Template renderer: filters, escaping, blocks, standalone lines",
-        prompt=PROMPT, entry_point="render", tests=TESTS, data={"nSEEDED": seeded},
+        prompt=PROMPT, entry_point="render", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer, a block parser with if/elif/else and nested for, scoped lookups with a
         per-loop `loop` object, filters, auto-escaping with a raw opt-out, escapes for literal tag
