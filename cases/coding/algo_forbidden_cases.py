@@ -84,13 +84,6 @@ def count_clean(n, alphabet, forbidden):
 WRONG = [
     # a forbidden word that ends inside a longer match is missed: no output through suffix links
     mutate(SOLUTION, ("                bad[t] = bad[t] or bad[link[t]]\n", "")),
-    # one step at a time: right, and n is up to 10**18
-    mutate(SOLUTION, ('''    while n:
-        if n & 1:
-            vector = times(vector, step)
-        step = times(step, step)
-        n >>= 1''', '''    for _ in range(n):
-        vector = times(vector, step)''')),
     # forbidden states only excluded at the end, so a string may pass through one
     mutate(SOLUTION, ("    good = [s for s in order if not bad[s]]", "    good = list(order)"),
            ("            if not bad[t]:\n                step[index[s]][index[t]] += 1",
@@ -101,6 +94,13 @@ WRONG = [
            ("                order.append(t)", "                order.append(t)\n                stack.append(t)"),
            ("link[t] = move[link[s]][ch] if s else 0", "link[t] = move[link[s]].get(ch, 0) if s else 0"),
            ("move[s][ch] = move[link[s]][ch] if s else 0", "move[s][ch] = move[link[s]].get(ch, 0) if s else 0")),
+    # one step at a time: right, and n is up to 10**18
+    mutate(SOLUTION, ('''    while n:
+        if n & 1:
+            vector = times(vector, step)
+        step = times(step, step)
+        n >>= 1''', '''    for _ in range(n):
+        vector = times(vector, step)''')),
 ]
 
 TESTS = '''

@@ -68,13 +68,6 @@ def exactly_twice(values, queries):
 '''
 
 WRONG = [
-    # counting each window: right, and far too slow
-    '''
-    from collections import Counter
-
-    def exactly_twice(values, queries):
-        return [sum(1 for c in Counter(values[l:r + 1]).values() if c == 2) for l, r in queries]
-    ''',
     # the -1 weight forgotten: counts values that occur at least twice
     mutate(SOLUTION, ('''            if len(pos) >= 3:
                 add(pos[-3], +1)
@@ -100,6 +93,13 @@ WRONG = [
             answers[order[k]] = prefix(r) - (prefix(l - 1) if l else 0)
             k += 1
         pos = seen.setdefault(v, [])''')),
+    # counting each window: right, and far too slow
+    '''
+    from collections import Counter
+
+    def exactly_twice(values, queries):
+        return [sum(1 for c in Counter(values[l:r + 1]).values() if c == 2) for l, r in queries]
+    ''',
 ]
 
 TESTS = '''

@@ -60,27 +60,6 @@ def earliest_return(travel, windows):
 '''
 
 WRONG = [
-    # every visiting order: right, but 11! orders
-    '''
-    from itertools import permutations
-
-    def earliest_return(travel, windows):
-        best = None
-        for order in permutations(range(1, len(windows) + 1)):
-            t, here, ok = 0, 0, True
-            for c in order:
-                open_, close, service = windows[c - 1]
-                t = max(t + travel[here][c], open_)
-                if t > close:
-                    ok = False
-                    break
-                t += service
-                here = c
-            if ok:
-                t += travel[here][0]
-                best = t if best is None else min(best, t)
-        return -1 if best is None else best
-    ''',
     # the whole service (not its start) must fit in the window
     mutate(SOLUTION, ("if start <= close and start + service < done[mask | 1 << j][j]:",
                       "if start + service <= close and start + service < done[mask | 1 << j][j]:"),
@@ -112,6 +91,27 @@ WRONG = [
             return -1
         t, here = best[full]
         return t + travel[here][0]
+    ''',
+    # every visiting order: right, but 11! orders
+    '''
+    from itertools import permutations
+
+    def earliest_return(travel, windows):
+        best = None
+        for order in permutations(range(1, len(windows) + 1)):
+            t, here, ok = 0, 0, True
+            for c in order:
+                open_, close, service = windows[c - 1]
+                t = max(t + travel[here][c], open_)
+                if t > close:
+                    ok = False
+                    break
+                t += service
+                here = c
+            if ok:
+                t += travel[here][0]
+                best = t if best is None else min(best, t)
+        return -1 if best is None else best
     ''',
 ]
 

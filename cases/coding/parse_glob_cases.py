@@ -472,7 +472,7 @@ def cases(seed):
     return [code_case(
         family=FAMILY, difficulty="hard", title="Path globs with sets, nested braces and ** in linear time",
         prompt=PROMPT, entry_point="glob_match", tests=TESTS, data={"SEEDED": seeded},
-        solution=SOLUTION, wrong=[_regex_reply(), *WRONG], perf=PERF,
+        solution=SOLUTION, wrong=[*WRONG, _regex_reply()], perf=PERF,
         notes="""A parser plus an automaton: seven syntax rules with their edge cases (unclosed [ and {,
         ] first in a set, braces nesting and containing sets, ** special only as a segment outside
         braces, sets never matching /), and a complexity requirement that rules out the usual
