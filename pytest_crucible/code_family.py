@@ -1,6 +1,6 @@
 """Building blocks for coding case families (Python case files under cases/coding/).
 
-A family file defines `cases(seed)`; it draws its hidden test inputs from `family_rng(seed, family)`,
+A family file defines `cases(seed)`; it draws its hidden test inputs from `family_rng(family, seed)`,
 computes their expected outputs with an oracle of its own (a different method from the reference
 solution, so `crucible cases verify` really checks the reference), embeds them as literals with
 `literal`, and returns the mapping built by `code_case`. The core imports no pytest.
@@ -16,9 +16,10 @@ STANDARD_LIBRARY_ONLY = ("Use only the Python standard library: nothing else is 
 MAX_TOKENS = {"medium": 8192, "hard": 16384}
 
 
-def family_rng(seed: int, family: str) -> random.Random:
-    """A random stream of its own per (seed, family): re-rolling one family never shifts another."""
-    return random.Random(f"{seed}:{family}")
+def family_rng(family: str, seed: int) -> random.Random:
+    """A random stream of its own per (family, seed): re-rolling one family never shifts another.
+    Seeded with "family/seed", the convention of the math and reasoning families."""
+    return random.Random(f"{family}/{seed}")
 
 
 def literal(value) -> str:

@@ -20,10 +20,10 @@ def test_mutate_refuses_a_missing_or_ambiguous_target(old):
 
 
 def test_family_rng_is_stable_and_independent():
-    first = [family_rng(7, "CO-a").random() for _ in range(2)]
-    assert first == [family_rng(7, "CO-a").random()] * 2
-    assert family_rng(7, "CO-a").random() != family_rng(7, "CO-b").random()
-    assert family_rng(7, "CO-a").random() != family_rng(8, "CO-a").random()
+    first = [family_rng("CO-a", 7).random() for _ in range(2)]
+    assert first == [family_rng("CO-a", 7).random()] * 2
+    assert family_rng("CO-a", 7).random() != family_rng("CO-b", 7).random()
+    assert family_rng("CO-a", 7).random() != family_rng("CO-a", 8).random()
 
 
 def test_literal_rebuilds_plain_data():

@@ -174,7 +174,7 @@ def _chain_answer():
 
 
 def cases(seed):
-    rng = family_rng(seed, FAMILY)
+    rng = family_rng(FAMILY, seed)
     seeded = []
     for _ in range(25):
         n = rng.randrange(1, 10)

@@ -175,7 +175,7 @@ def _connection_scan(routes, change, source, target, start):
 
 
 def cases(seed):
-    rng = family_rng(seed, FAMILY)
+    rng = family_rng(FAMILY, seed)
     seeded = []
     while len(seeded) < 30:
         n = rng.randrange(3, 7)

@@ -204,7 +204,7 @@ def _draw(rng):
 
 
 def cases(seed):
-    rng = family_rng(seed, FAMILY)
+    rng = family_rng(FAMILY, seed)
     seeded = [_draw(rng) for _ in range(25)]
     return [code_case(
         family=FAMILY, difficulty="hard", title="Applying a unified diff with offsets and no-newline marks",
