@@ -481,7 +481,7 @@ def _failure(rec: list, prepared: PreparedTests, result: RunResult, details: dic
             reason = f"AssertionError in {where}: {a}"
         else:
             reason = f"AssertionError in {where}: {site.source if site else 'assertion'} is false"
-        if note and how != "cmp":
+        if note:  # the test's own words say which step of a long script failed
             reason += f" ({note})"
         if note:
             details["message"] = note
