@@ -1,0 +1,91 @@
+"""Building blocks for Python case files that generate coding cases (`cases/coding/*_cases.py`).
+
+A generated coding case states its rules in prose, pins its hidden expectations as literal rows
+computed by the generator, and names the failing row in the grade's reason. These helpers keep those
+three things the same across case files.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import textwrap
+
+STDLIB_ONLY = "Use only the Python standard library (nothing else is installed)."
+_ITEM = re.compile(r"^(\d+\.|[-*]) ")
+
+
+def family_rng(family: str, seed: int) -> random.Random:
+    """The random source of one family under one suite seed (string seeding is stable across Python
+    versions and platforms)."""
+    return random.Random(f"{family}:{seed}")
+
+
+def flow(text: str, width: int = 100) -> str:
+    """Re-wrap prose whose lines were broken around interpolated values: paragraphs and list items
+    ("1. ", "- ") are filled to `width`; a paragraph holding a fence or an indented line is kept."""
+    out = []
+    for block in text.strip("\n").split("\n\n"):
+        lines = block.split("\n")
+        if any(line.startswith("    ") or line.lstrip().startswith("```") for line in lines):
+            out.append(block)
+            continue
+        items: list[list[str]] = []
+        for line in lines:
+            if _ITEM.match(line.strip()) or not items:
+                items.append([])
+            items[-1].append(line.strip())
+        filled = []
+        for item in items:
+            joined = " ".join(item)
+            marker = _ITEM.match(joined)
+            indent = " " * len(marker.group(0)) if marker else ""
+            filled.append(textwrap.fill(joined, width, subsequent_indent=indent, break_long_words=False,
+                                        break_on_hyphens=False))
+        out.append("\n".join(filled))
+    return "\n\n".join(out) + "\n"
+
+
+def row_tests(entry: str, rows: list) -> str:
+    """Tests that call `entry(*args)` for each `(args, expected)` row; a failure names the row."""
+    return (f"ROWS = {rows!r}\n\n"
+            f"def test_rows():\n"
+            f"    for number, (args, want) in enumerate(ROWS, 1):\n"
+            f"        got = {entry}(*args)\n"
+            f"        assert got == want, f'row {{number}}: {entry}{{args!r}}'\n")
+
+
+def script_tests(entry: str, scripts: list, *, clock: bool = False,
+                 errors: tuple[str, ...] = ("KeyError", "ValueError")) -> str:
+    """Tests that drive an object of class `entry` through scripts of method calls.
+
+    Each script is `(constructor_args, steps)`; a step is `(method, args, expected)`, or with
+    `clock=True` `(time, method, args, expected)`: the clock handed to the constructor as its last
+    argument then reads `time`. An expected value "!KeyError" (any name in `errors`) means the call
+    must raise that exception. The clock is a bound method of a list, so no function of the tests'
+    namespace reaches the code under test."""
+    caught = ", ".join(errors)
+    if clock:
+        head = ("import functools\n\nNOW = [0]\n\n"
+                "def run(number, init, steps):\n"
+                f"    obj = {entry}(*init, functools.partial(NOW.__getitem__, 0))\n"
+                "    for index, (t, method, args, want) in enumerate(steps, 1):\n"
+                "        NOW[0] = t\n")
+        where = "f'script {number} step {index} at t={t}: ' + method + repr(args)"
+    else:
+        head = ("def run(number, init, steps):\n"
+                f"    obj = {entry}(*init)\n"
+                "    for index, (method, args, want) in enumerate(steps, 1):\n")
+        where = "f'script {number} step {index}: ' + method + repr(args)"
+    body = ("        try:\n"
+            "            got = getattr(obj, method)(*args)\n"
+            f"        except ({caught}) as exc:\n"
+            "            got = '!' + type(exc).__name__\n"
+            f"        assert got == want, {where}\n")
+    tests = [f"SCRIPTS = {scripts!r}\n\n", head, body]
+    for number in range(1, len(scripts) + 1):
+        tests.append(f"\n\ndef test_script_{number}():\n    run({number}, *SCRIPTS[{number - 1}])\n")
+    return "".join(tests)
+
+
+__all__ = ["STDLIB_ONLY", "family_rng", "flow", "row_tests", "script_tests"]
