@@ -7,6 +7,7 @@ three things the same across case files.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import textwrap
@@ -30,29 +31,64 @@ def flow(text: str, width: int = 100) -> str:
         if any(line.startswith("    ") or line.lstrip().startswith("```") for line in lines):
             out.append(block)
             continue
-        items: list[list[str]] = []
+        items: list[tuple[str, list[str]]] = []   # (leading spaces of the item, its words)
         for line in lines:
             if _ITEM.match(line.strip()) or not items:
-                items.append([])
-            items[-1].append(line.strip())
+                items.append((line[:len(line) - len(line.lstrip())], []))
+            items[-1][1].append(line.strip())
         filled = []
-        for item in items:
-            joined = " ".join(item)
+        for lead, words in items:
+            joined = " ".join(words)
             marker = _ITEM.match(joined)
-            indent = " " * len(marker.group(0)) if marker else ""
-            filled.append(textwrap.fill(joined, width, subsequent_indent=indent, break_long_words=False,
-                                        break_on_hyphens=False))
+            indent = lead + " " * (len(marker.group(0)) if marker else 0)
+            filled.append(textwrap.fill(joined, width, initial_indent=lead, subsequent_indent=indent,
+                                        break_long_words=False, break_on_hyphens=False))
         out.append("\n".join(filled))
     return "\n\n".join(out) + "\n"
 
 
-def row_tests(entry: str, rows: list) -> str:
-    """Tests that call `entry(*args)` for each `(args, expected)` row; a failure names the row."""
-    return (f"ROWS = {rows!r}\n\n"
-            f"def test_rows():\n"
-            f"    for number, (args, want) in enumerate(ROWS, 1):\n"
-            f"        got = {entry}(*args)\n"
-            f"        assert got == want, f'row {{number}}: {entry}{{args!r}}'\n")
+# Test data travels as one JSON string literal: parsing and rewriting a large Python literal costs
+# the loader and the grader tens of milliseconds per case, a string costs nothing.
+_HEAD = ("import json\n\n"
+         "def plain(value):\n"
+         "    if isinstance(value, (list, tuple)):\n"
+         "        return [plain(v) for v in value]\n"
+         "    if isinstance(value, dict):\n"
+         "        return {k: plain(v) for k, v in value.items()}\n"
+         "    return value\n\n")
+
+
+def _json_literal(name: str, data) -> str:
+    text = json.dumps(data, separators=(",", ":"))
+    if json.loads(text) != _as_lists(data):
+        raise ValueError(f"{name} does not survive JSON (dict keys must be strings)")
+    return f"{name} = json.loads({text!r})\n\n"
+
+
+def _as_lists(value):
+    if isinstance(value, (list, tuple)):
+        return [_as_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_lists(v) for k, v in value.items()}
+    return value
+
+
+def _call(expr: str, errors: tuple[str, ...], indent: str) -> str:
+    if not errors:
+        return f"{indent}got = plain({expr})\n"
+    return (f"{indent}try:\n{indent}    got = plain({expr})\n"
+            f"{indent}except ({', '.join(errors)}) as exc:\n{indent}    got = '!' + type(exc).__name__\n")
+
+
+def row_tests(entry: str, rows: list, *, errors: tuple[str, ...] = ()) -> str:
+    """Tests that call `entry(*args)` for each `(args, expected)` row; a failure names the row.
+    Tuples compare as lists. An expected value "!KeyError" (any name in `errors`) means the call must
+    raise that exception."""
+    return (_HEAD + _json_literal("ROWS", rows) +
+            "def test_rows():\n"
+            "    for number, (args, want) in enumerate(ROWS, 1):\n" +
+            _call(f"{entry}(*args)", errors, "        ") +
+            f"        assert got == want, f'row {{number}}: {entry}' + repr(tuple(args))\n")
 
 
 def script_tests(entry: str, scripts: list, *, clock: bool = False,
@@ -61,28 +97,23 @@ def script_tests(entry: str, scripts: list, *, clock: bool = False,
 
     Each script is `(constructor_args, steps)`; a step is `(method, args, expected)`, or with
     `clock=True` `(time, method, args, expected)`: the clock handed to the constructor as its last
-    argument then reads `time`. An expected value "!KeyError" (any name in `errors`) means the call
-    must raise that exception. The clock is a bound method of a list, so no function of the tests'
-    namespace reaches the code under test."""
-    caught = ", ".join(errors)
+    argument then reads `time`. Tuples compare as lists. An expected value "!KeyError" (any name in
+    `errors`) means the call must raise that exception. The clock is a bound method of a list, so no
+    function of the tests' namespace reaches the code under test."""
     if clock:
         head = ("import functools\n\nNOW = [0]\n\n"
                 "def run(number, init, steps):\n"
                 f"    obj = {entry}(*init, functools.partial(NOW.__getitem__, 0))\n"
                 "    for index, (t, method, args, want) in enumerate(steps, 1):\n"
                 "        NOW[0] = t\n")
-        where = "f'script {number} step {index} at t={t}: ' + method + repr(args)"
+        where = "f'script {number} step {index} at t={t}: ' + method + repr(tuple(args))"
     else:
         head = ("def run(number, init, steps):\n"
                 f"    obj = {entry}(*init)\n"
                 "    for index, (method, args, want) in enumerate(steps, 1):\n")
-        where = "f'script {number} step {index}: ' + method + repr(args)"
-    body = ("        try:\n"
-            "            got = getattr(obj, method)(*args)\n"
-            f"        except ({caught}) as exc:\n"
-            "            got = '!' + type(exc).__name__\n"
-            f"        assert got == want, {where}\n")
-    tests = [f"SCRIPTS = {scripts!r}\n\n", head, body]
+        where = "f'script {number} step {index}: ' + method + repr(tuple(args))"
+    tests = [_HEAD, _json_literal("SCRIPTS", scripts), head, _call("getattr(obj, method)(*args)", errors, "        "),
+             f"        assert got == want, {where}\n"]
     for number in range(1, len(scripts) + 1):
         tests.append(f"\n\ndef test_script_{number}():\n    run({number}, *SCRIPTS[{number - 1}])\n")
     return "".join(tests)

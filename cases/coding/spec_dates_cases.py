@@ -467,6 +467,13 @@ def _minutes_case(rng: random.Random) -> dict:
         a = moment(rng.randrange(0, 14), rng.choice(interesting + [rng.randrange(0, 1440)]))
         b = a + timedelta(days=rng.choice([0, 0, 1, 2, 5, 9]), minutes=rng.randrange(-600, 900))
         pairs.append((a, b))
+    # reversed ranges over working time, and whole weeks (every session, the short day, lunch)
+    for _ in range(3):
+        a = moment(rng.randrange(3, 14), rng.choice([s1 + 30, s2 + 20, e2 - 5]))
+        pairs.append((a, a - timedelta(days=rng.randrange(1, 4), minutes=rng.randrange(0, 300))))
+    week_start = moment(rng.randrange(0, 7), rng.randrange(0, 1440))
+    pairs.append((week_start, week_start + timedelta(days=7)))
+    pairs.append((week_start + timedelta(days=14), week_start))
     same_day = moment(rng.randrange(0, 5), s1 + 10)
     pairs.append((same_day, same_day))
     pairs.append((same_day.replace(hour=e1 // 60, minute=e1 % 60), same_day.replace(hour=s2 // 60, minute=s2 % 60)))
