@@ -80,14 +80,19 @@ def _call(expr: str, errors: tuple[str, ...], indent: str) -> str:
             f"{indent}except ({', '.join(errors)}) as exc:\n{indent}    got = '!' + type(exc).__name__\n")
 
 
-def row_tests(entry: str, rows: list, *, errors: tuple[str, ...] = ()) -> str:
-    """Tests that call `entry(*args)` for each `(args, expected)` row; a failure names the row.
-    Tuples compare as lists. An expected value "!KeyError" (any name in `errors`) means the call must
-    raise that exception."""
-    return (_HEAD + _json_literal("ROWS", rows) +
+def row_tests(entry: str, rows: list, *, errors: tuple[str, ...] = (), prefix: tuple = (),
+              suffix: tuple = ()) -> str:
+    """Tests that call `entry(*prefix, *args, *suffix)` for each `(args, expected)` row; a failure
+    names the row. `prefix` and `suffix` (arguments every row shares, such as a rule table) are
+    stored once. Tuples compare as lists. An expected value "!KeyError" (any name in `errors`) means
+    the call must raise that exception."""
+    shared = _json_literal("PREFIX", list(prefix)) if prefix else ""
+    shared += _json_literal("SUFFIX", list(suffix)) if suffix else ""
+    call = f"{entry}({'*PREFIX, ' if prefix else ''}*args{', *SUFFIX' if suffix else ''})"
+    return (_HEAD + shared + _json_literal("ROWS", rows) +
             "def test_rows():\n"
             "    for number, (args, want) in enumerate(ROWS, 1):\n" +
-            _call(f"{entry}(*args)", errors, "        ") +
+            _call(call, errors, "        ") +
             f"        assert got == want, f'row {{number}}: {entry}' + repr(tuple(args))\n")
 
 

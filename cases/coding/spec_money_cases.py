@@ -17,13 +17,14 @@ from pytest_crucible.codecases import STDLIB_ONLY, family_rng, flow, row_tests
 REPLY = "Reply with the complete function in a single ```python code block."
 
 
-def _case(id_, family, difficulty, title, prompt, entry, rows, solution, wrongs, notes, errors=()):
+def _case(id_, family, difficulty, title, prompt, entry, rows, solution, wrongs, notes, errors=(), suffix=()):
     solution = solution.lstrip()
     wrongs = [w.lstrip() for w in wrongs]
     assert all(w != solution for w in wrongs), id_
+    tests = row_tests(entry, rows, errors=errors, suffix=suffix)
     return {"id": id_, "family": family, "difficulty": difficulty, "title": title,
             "max_tokens": 16384 if difficulty == "hard" else 8192, "prompt": flow(prompt),
-            "grader": {"type": "code", "entry_point": entry, "tests": row_tests(entry, rows, errors=errors)},
+            "grader": {"type": "code", "entry_point": entry, "tests": tests},
             "verify": {"solution": solution, "wrong": wrongs}, "notes": notes}
 
 
@@ -322,11 +323,11 @@ def _fx_case(rng) -> dict:
         if exact is not None and not _decimal28_agrees(amount, source, target, rates, want):
             continue
         ties += exact is not None and _is_tie(exact, target)
-        rows.append(((amount, source, target, rates), want))
+        rows.append(((amount, source, target), want))
     assert ties >= 12, "no half-way amounts for these rates"
-    rows.append((("-0.001", "USD", "JPY", rates), "0"))
-    rows.append((("-0.004", "EUR", "EUR", rates), "0.00"))
-    rows.append((("12.345", "USD", "USD", rates), "12.34"))
+    rows.append((("-0.001", "USD", "JPY"), "0"))
+    rows.append((("-0.004", "EUR", "EUR"), "0.00"))
+    rows.append((("12.345", "USD", "USD"), "12.34"))
     rng.shuffle(rows)
     table = ", ".join(f"{c} {d}" for c, d in _DIGITS.items())
     prompt = f"""Write a Python function `convert(amount, source, target, rates)` that converts an amount of money
@@ -399,7 +400,7 @@ def convert(amount, source, target, rates):
                  "Binary floats, half-up rounding, rounding the USD leg and '-0.00' each fail; a model "
                  "has to use exact decimals and round once, which the prompt states but does not "
                  "spell out as code.",
-                 errors=("KeyError",))
+                 errors=("KeyError",), suffix=(rates,))
 
 
 # ----------------------------------------------------------------------------------- graduated pricing
