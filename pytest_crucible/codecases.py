@@ -102,12 +102,13 @@ def script_tests(entry: str, scripts: list, *, clock: bool = False,
 
     Each script is `(constructor_args, steps)`; a step is `(method, args, expected)`, or with
     `clock=True` `(time, method, args, expected)`: the clock handed to the constructor as its last
-    argument then reads `time`. Tuples compare as lists. An expected value "!KeyError" (any name in
+    argument then reads `time` (and reads the first step's time while the object is built). Tuples compare as lists. An expected value "!KeyError" (any name in
     `errors`) means the call must raise that exception. The clock is a bound method of a list, so no
     function of the tests' namespace reaches the code under test."""
     if clock:
         head = ("import functools\n\nNOW = [0]\n\n"
                 "def run(number, init, steps):\n"
+                "    NOW[0] = steps[0][0] if steps else 0\n"
                 f"    obj = {entry}(*init, functools.partial(NOW.__getitem__, 0))\n"
                 "    for index, (t, method, args, want) in enumerate(steps, 1):\n"
                 "        NOW[0] = t\n")
