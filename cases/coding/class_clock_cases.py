@@ -795,7 +795,8 @@ Methods:
   already cancelled, or a one-shot job that already ran).
 - `run_due()`: return the names of all runs due at or before now, in order of due time, runs with
   equal due times in order of job id. Each run is returned once.
-- `next_due()`: the earliest due time of a run still to come, or None.
+- `next_due()`: the earliest due time among runs that run_due has not returned yet (it may be in the
+  past), or None.
 
 Rules:
 1. A recurring job's next run is due `every` after its previous due time, not after the moment
