@@ -38,11 +38,12 @@ def flow(text: str, width: int = 100) -> str:
             items[-1][1].append(line.strip())
         filled = []
         for lead, words in items:
-            joined = " ".join(words)
+            # a fence marker glued to the word before it never starts a line (it would open a block)
+            joined = " ".join(words).replace(" ```", "\0```")
             marker = _ITEM.match(joined)
             indent = lead + " " * (len(marker.group(0)) if marker else 0)
             filled.append(textwrap.fill(joined, width, initial_indent=lead, subsequent_indent=indent,
-                                        break_long_words=False, break_on_hyphens=False))
+                                        break_long_words=False, break_on_hyphens=False).replace("\0", " "))
         out.append("\n".join(filled))
     return "\n\n".join(out) + "\n"
 
