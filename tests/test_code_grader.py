@@ -220,6 +220,16 @@ def test_other_comparisons_name_the_assert(sandbox):
     assert result.details["message"] == "halfway" and result.details["test"] == 2
 
 
+def test_assert_sources_are_the_text_of_each_assert():
+    import ast
+    tests = ("x = 'é'\r\nassert median(['ü',\r\n    2]) == [\n 1]\n"
+             "def test_a():\n    assert  median([1])   != 'ß' * 3, 'msg'\n")
+    prepared = testrun.prepare_tests(tests, entry_point="median")
+    tree = ast.parse(tests)
+    want = [" ".join(ast.get_source_segment(tests, n.test).split()) for n in ast.walk(tree) if isinstance(n, ast.Assert)]
+    assert [site.source for site in prepared.sites] == want == ["median(['ü', 2]) == [ 1]", "median([1]) != 'ß' * 3"]
+
+
 @needs_bwrap
 def test_an_equality_assert_with_a_message_names_the_step_that_failed(sandbox):
     tests = ("def test_script():\n    for step, (xs, want) in enumerate([([1], 1), ([1, 3], 2), ([4, 2, 9], 4)]):\n"

@@ -255,8 +255,8 @@ def _rewrite(tree: ast.Module, source: str, where: str, entry_point: str,
     return rewritten   # compiled here, so line numbers stay those of the case file's code
 
 
-# Lines as the parser counts them (ast.get_source_segment splits the whole source in a Python loop
-# on every call, which costs seconds for test code that carries a large data literal).
+# Lines as the parser counts them, split once per source: ast.get_source_segment splits the whole
+# source in a Python loop on every call, tens of milliseconds when the tests carry a data literal.
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
