@@ -421,9 +421,13 @@ def _cost_table(bounds, prices):
     return table
 
 
-def _expected_charge(units, bounds, prices, threshold, discount, minimum, fee) -> int:
+def _expected_charge(*args) -> int:
+    return round(_exact_charge(*args))   # half to even
+
+
+def _exact_charge(units, bounds, prices, threshold, discount, minimum, fee) -> Fraction:
     if units == 0:
-        return 0
+        return Fraction(0)
     table = _cost_table(bounds, prices)
     for (lo, cost_lo), price in zip(reversed(table), reversed(prices)):
         if units >= lo:
@@ -432,7 +436,21 @@ def _expected_charge(units, bounds, prices, threshold, discount, minimum, fee) -
     if units >= threshold:
         usage = usage * (100 - discount) / 100
     usage = max(usage, minimum)
-    return round(usage + fee)
+    return usage + fee
+
+
+def _half_way_units(bounds, prices, threshold, discount, minimum, fee, top=6000) -> list[int]:
+    """Unit counts whose exact total is an even number of cents plus one half, found by walking
+    the units one at a time in integers of 1/800 cent (prices are eighths of a cent)."""
+    eighths = [int(p * 8) for p in prices]
+    found, usage8 = [], 0
+    for units in range(1, top):
+        usage8 += eighths[sum(1 for b in bounds if units > b)]
+        usage800 = usage8 * ((100 - discount) if units >= threshold else 100)
+        total800 = max(usage800, minimum * 800) + fee * 800
+        if total800 % 1600 == 400:
+            found.append(units)
+    return found
 
 
 def _money(cents: Fraction) -> str:
@@ -479,6 +497,11 @@ def _tiered_case(rng) -> dict:
     units_list |= {rng.randrange(1, 20000) for _ in range(20)}
     units_list |= {rng.randrange(1, 40) for _ in range(8)}
     units_list |= {10 ** 7 + rng.randrange(1000)}
+    # totals exactly half-way with an even cent below: half to even rounds down, half up does not
+    args = (bounds, prices, threshold, discount, minimum, fee)
+    ties = _half_way_units(*args)
+    assert len(ties) >= 2, "no half-way totals for these prices"
+    units_list |= set(rng.sample(ties, 2))
     rows = [((u,), _expected_charge(u, bounds, prices, threshold, discount, minimum, fee)) for u in sorted(units_list)]
     rows.append(((-1,), "!ValueError"))
     rng.shuffle(rows)
