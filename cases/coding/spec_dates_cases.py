@@ -343,6 +343,11 @@ def _billing_case(rng: random.Random) -> dict:
         months = rng.choice([1, 1, 2, 3, 6])
         count = rng.randrange(5, 15)
         rows.append(((_iso(start), count, months), _expected_billing(start, count, months)))
+    # monthly steps through a short month: an anchor of 29-31 (drift shows in the month after),
+    # and a month-end start in a 30-day month
+    year = rng.randrange(2027, 2040)
+    for start in (date(year, 1, 31), date(year, 1, 30), date(year, 5, 31), date(year, 4, 30), date(year, 11, 29)):
+        rows.append(((_iso(start), 5, 1), _expected_billing(start, 5, 1)))
     rng.shuffle(rows)
     example = date(2026, 1, 31)
     prompt = f"""Write a Python function `billing_dates(start, count, months)` that returns the first `count` billing
