@@ -189,6 +189,10 @@ def _business_days_case(rng: random.Random, number: int, weekend_key: str, zero_
     for start in starts:
         for n in sorted({0, rng.choice([1, 2, 3]), -rng.choice([1, 2, 3]), rng.randrange(-15, 16)}):
             rows.append(((_iso(start), n), _iso(_expected_business_day(days, start, n, zero_rule))))
+    # steps onto, from and over the two observed days of the weekend holidays
+    for observed in (holidays[0] - timedelta(days=1), holidays[1] + timedelta(days=1)):
+        for start, n in ((observed - timedelta(days=1), 1), (observed, 0), (observed + timedelta(days=1), -1)):
+            rows.append(((_iso(start), n), _iso(_expected_business_day(days, start, n, zero_rule))))
     rng.shuffle(rows)
     prompt = f"""Write a Python function `add_business_days(start, n, holidays)` that moves a date by a number of
 business days. {DATE_ONLY} `holidays` is a list of dates in any order; it may contain duplicates
@@ -346,7 +350,8 @@ def _billing_case(rng: random.Random) -> dict:
     # monthly steps through a short month: an anchor of 29-31 (drift shows in the month after),
     # and a month-end start in a 30-day month
     year = rng.randrange(2027, 2040)
-    for start in (date(year, 1, 31), date(year, 1, 30), date(year, 5, 31), date(year, 4, 30), date(year, 11, 29)):
+    for start in (date(year, 1, 31), date(year, 1, 30), date(year, 5, 31), date(year, 4, 30), date(year, 11, 29),
+                  date(2100, 1, 29)):
         rows.append(((_iso(start), 5, 1), _expected_billing(start, 5, 1)))
     rng.shuffle(rows)
     example = date(2026, 1, 31)

@@ -633,10 +633,205 @@ The winner's effect decides. If no rule matches, the answer is False.
                  prefix=(rules, groups))
 
 
+# ----------------------------------------------------------------------------------- league standings
+
+def _standings(teams, matches) -> list[str]:
+    """Points first; level teams split by head-to-head records, re-applied to every still-level
+    subgroup; a group head-to-head cannot split falls back to overall goal difference, goals, name."""
+    def record(group):
+        inside = set(group)
+        out = {t: [0, 0, 0] for t in group}
+        for home, hg, ag, away in matches:
+            if home in inside and away in inside:
+                out[home][0] += 3 if hg > ag else 1 if hg == ag else 0
+                out[away][0] += 3 if ag > hg else 1 if hg == ag else 0
+                out[home][1] += hg - ag
+                out[away][1] += ag - hg
+                out[home][2] += hg
+                out[away][2] += ag
+        return out
+
+    overall = record(teams)
+
+    def resolve(group):
+        if len(group) == 1:
+            return list(group)
+        mini = record(group)
+        levels = sorted({tuple(mini[t]) for t in group}, reverse=True)
+        if len(levels) == 1:
+            return sorted(group, key=lambda t: (-overall[t][1], -overall[t][2], t))
+        return [t for level in levels for t in resolve([u for u in group if tuple(mini[u]) == level])]
+
+    points = sorted({overall[t][0] for t in teams}, reverse=True)
+    return [t for p in points for t in resolve([u for u in teams if overall[u][0] == p])]
+
+
+_STANDINGS_SOLUTION = '''
+from functools import cmp_to_key
+
+
+def _table(group, matches):
+    members = set(group)
+    rows = {team: {"pts": 0, "gd": 0, "gf": 0} for team in group}
+    for home, home_goals, away_goals, away in matches:
+        if home not in members or away not in members:
+            continue
+        for team, scored, conceded in ((home, home_goals, away_goals), (away, away_goals, home_goals)):
+            row = rows[team]
+            row["pts"] += 3 if scored > conceded else (1 if scored == conceded else 0)
+            row["gd"] += scored - conceded
+            row["gf"] += scored
+    return rows
+
+
+def standings(teams, matches):
+    overall = _table(teams, matches)
+
+    def order(group):
+        if len(group) < 2:
+            return list(group)
+        h2h = _table(group, matches)
+        key = lambda team: (h2h[team]["pts"], h2h[team]["gd"], h2h[team]["gf"])
+        distinct = sorted({key(team) for team in group}, reverse=True)
+        if len(distinct) == 1:
+            return sorted(group, key=lambda t: (-overall[t]["gd"], -overall[t]["gf"], t))
+        result = []
+        for value in distinct:
+            result.extend(order([team for team in group if key(team) == value]))
+        return result
+
+    result = []
+    for points in sorted({row["pts"] for row in overall.values()}, reverse=True):
+        result.extend(order([team for team in teams if overall[team]["pts"] == points]))
+    return result
+'''
+
+_CLUBS = ["Ashford", "Brixham", "Corran", "Dunmore", "Elstow", "Fenwick", "Garston", "Holme", "Ilkley",
+          "Jarrow", "Kelso", "Lanark"]
+
+
+def _standings_case(rng) -> dict:
+    rows = []
+    while len(rows) < 36:
+        teams = rng.sample(_CLUBS, rng.randrange(4, 8))
+        matches = []
+        legs = 2 if rng.random() < 0.3 else 1
+        for i, a in enumerate(teams):
+            for b in teams[i + 1:]:
+                for leg in range(legs):
+                    home, away = (a, b) if (leg + i) % 2 == 0 else (b, a)
+                    if rng.random() < 0.9:
+                        matches.append((home, rng.choice([0, 0, 1, 1, 1, 2, 2, 3]), rng.choice([0, 0, 1, 1, 2, 3]), away))
+        rng.shuffle(matches)
+        rows.append(((teams, matches), _standings(teams, matches)))
+    # head-to-head splits three level teams only partly; the two still level must be split again by
+    # their own match (Ashford beat Brixham), not by overall goal difference (Brixham's is better)
+    rows.append(((["Ashford", "Brixham", "Corran", "Dunmore"],
+                  [("Ashford", 1, 0, "Brixham"), ("Ashford", 1, 2, "Corran"), ("Brixham", 2, 1, "Corran"),
+                   ("Ashford", 1, 0, "Dunmore"), ("Brixham", 5, 0, "Dunmore"), ("Corran", 1, 0, "Dunmore")]),
+                 ["Corran", "Ashford", "Brixham", "Dunmore"]))
+    # a circle split by head-to-head goal difference, where goals scored would order it otherwise
+    rows.append(((["Elstow", "Fenwick", "Garston"],
+                  [("Elstow", 2, 0, "Fenwick"), ("Fenwick", 4, 3, "Garston"), ("Garston", 1, 0, "Elstow")]),
+                 ["Elstow", "Garston", "Fenwick"]))
+    assert all(_standings(*args) == want for args, want in rows[-2:])
+    rng.shuffle(rows)
+    prompt = f"""Write a Python function `standings(teams, matches)` that returns the final order of a league table
+as a list of team names, first place first.
+
+- `teams` is a list of distinct team names.
+- `matches` is a list of (home, home_goals, away_goals, away) tuples. Teams need not all play each
+  other, and two teams may meet more than once.
+
+Rules:
+1. A win is worth 3 points, a draw 1, a loss 0. Teams are ordered by points, most first.
+2. Teams level on points are ordered among themselves by, in turn: (a) points in the matches played
+   between those teams only; (b) goal difference in those matches; (c) goals scored in those
+   matches.
+3. If (a)-(c) separate the level teams only partly, apply (a)-(c) again to each subgroup that is
+   still level, using only the matches within that subgroup, and so on.
+4. When (a)-(c) cannot separate a group at all, order it by goal difference over all matches, then
+   goals scored over all matches, then name in alphabetical order.
+
+{STDLIB_ONLY} {REPLY}
+"""
+    solution = _STANDINGS_SOLUTION
+    wrongs = [
+        # no head-to-head at all
+        '''
+def standings(teams, matches):
+    table = {team: [0, 0, 0] for team in teams}
+    for home, hg, ag, away in matches:
+        table[home][0] += 3 if hg > ag else 1 if hg == ag else 0
+        table[away][0] += 3 if ag > hg else 1 if hg == ag else 0
+        table[home][1] += hg - ag
+        table[away][1] += ag - hg
+        table[home][2] += hg
+        table[away][2] += ag
+    return sorted(teams, key=lambda t: (-table[t][0], -table[t][1], -table[t][2], t))
+''',
+        # head-to-head applied once; still-level subgroups go straight to the overall figures
+        solution.replace("            result.extend(order([team for team in group if key(team) == value]))",
+                         "            result.extend(sorted([team for team in group if key(team) == value],\n"
+                         "                                 key=lambda t: (-overall[t][\"gd\"], -overall[t][\"gf\"], t)))"),
+        # head-to-head between two teams at a time, as a sort comparator
+        '''
+from functools import cmp_to_key
+
+
+def standings(teams, matches):
+    def record(group):
+        rows = {t: [0, 0, 0] for t in group}
+        for home, hg, ag, away in matches:
+            if home in rows and away in rows:
+                rows[home][0] += 3 if hg > ag else 1 if hg == ag else 0
+                rows[away][0] += 3 if ag > hg else 1 if hg == ag else 0
+                rows[home][1] += hg - ag
+                rows[away][1] += ag - hg
+                rows[home][2] += hg
+                rows[away][2] += ag
+        return rows
+
+    overall = record(teams)
+
+    def compare(a, b):
+        if overall[a][0] != overall[b][0]:
+            return overall[b][0] - overall[a][0]
+        pair = record([a, b])
+        for i in range(3):
+            if pair[a][i] != pair[b][i]:
+                return pair[b][i] - pair[a][i]
+        for i in (1, 2):
+            if overall[a][i] != overall[b][i]:
+                return overall[b][i] - overall[a][i]
+        return -1 if a < b else 1
+
+    return sorted(teams, key=cmp_to_key(compare))
+''',
+        # overall goal difference and goals before head-to-head
+        solution.replace("        key = lambda team: (h2h[team][\"pts\"], h2h[team][\"gd\"], h2h[team][\"gf\"])",
+                         "        key = lambda team: (overall[team][\"gd\"], overall[team][\"gf\"], h2h[team][\"pts\"],\n"
+                         "                            h2h[team][\"gd\"], h2h[team][\"gf\"])"),
+        # goals scored before goal difference in the head-to-head
+        solution.replace("        key = lambda team: (h2h[team][\"pts\"], h2h[team][\"gd\"], h2h[team][\"gf\"])",
+                         "        key = lambda team: (h2h[team][\"pts\"], h2h[team][\"gf\"], h2h[team][\"gd\"])"),
+    ]
+    return _case("CO-spec-standings-01", "CO-spec-standings", "hard",
+                 "League standings with recursive head-to-head tie-breaks",
+                 prompt, "standings", rows, solution, wrongs,
+                 "Head-to-head tie-breaking is not a sort key: it depends on which teams are level, and "
+                 "a partial split must be re-applied to each still-level subgroup using only that "
+                 "subgroup's matches (a three-way circle resolves differently from any pairwise "
+                 "comparison). About 40 seeded leagues of 4-7 teams with low scores, so level points "
+                 "are common, plus two fixed traps. No head-to-head, a single pass, a pairwise "
+                 "comparator, overall figures first, and goals before goal difference each fail.")
+
+
 def cases(seed):
     return [
         _union_case(family_rng("CO-spec-intervals-union", seed)),
         _difference_case(family_rng("CO-spec-intervals-difference", seed)),
         _versions_case(family_rng("CO-spec-versions", seed)),
         _access_case(family_rng("CO-spec-access", seed)),
+        _standings_case(family_rng("CO-spec-standings", seed)),
     ]
