@@ -237,6 +237,9 @@ def test_an_equality_assert_with_a_message_names_the_step_that_failed(sandbox):
     result = grade(make_case(tests=tests), reply("def median(xs):\n    return xs[len(xs) // 2]\n"), sandbox)
     assert result.reason == "AssertionError in test 1: expected 2, got 3 (step 1: median([1, 3]))"
     assert result.details["message"] == "step 1: median([1, 3])"
+    long_note = make_case(tests="assert median([1, 3]) == 2, 'x' * 500\n")
+    result = grade(long_note, reply("def median(xs):\n    return xs[-1]\n"), sandbox)
+    assert result.reason == "AssertionError in test 1: expected 2, got 3 (" + "x" * 197 + "...)"
 
 
 @needs_bwrap

@@ -501,7 +501,7 @@ def _failure(rec: list, prepared: PreparedTests, result: RunResult, details: dic
         else:
             reason = f"AssertionError in {where}: {site.source if site else 'assertion'} is false"
         if note:  # the test's own words say which step of a long script failed
-            reason += f" ({note})"
+            reason += f" ({note if len(note) <= 200 else note[:197] + '...'})"
         if note:
             details["message"] = note
         return TestOutcome(False, reason, "assert", details, result)
