@@ -170,7 +170,9 @@ def _business_days_case(rng: random.Random, number: int, weekend_key: str, zero_
     holidays.append(rng.choice(by_weekday[second][4:7]))
     clash = rng.choice(by_weekday[first][7:])
     holidays += [clash, clash - timedelta(days=1)]
-    workdays = [d for d in window if d.weekday() not in weekend]
+    # ordinary holidays on workdays, never on the days the two weekend holidays are observed
+    observed = {holidays[0] - timedelta(days=1), holidays[1] + timedelta(days=1)}
+    workdays = [d for d in window if d.weekday() not in weekend and d not in observed]
     holidays += rng.sample(workdays, 4)
     month_ends = [d for d in window if (d + timedelta(days=1)).day == 1]
     # a month that ends in off days, so rolling a zero offset forward crosses into the next month
