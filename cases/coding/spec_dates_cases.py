@@ -170,9 +170,12 @@ def _business_days_case(rng: random.Random, number: int, weekend_key: str, zero_
     holidays.append(rng.choice(by_weekday[second][4:7]))
     clash = rng.choice(by_weekday[first][7:])
     holidays += [clash, clash - timedelta(days=1)]
-    # ordinary holidays on workdays, never on the days the two weekend holidays are observed
-    observed = {holidays[0] - timedelta(days=1), holidays[1] + timedelta(days=1)}
-    workdays = [d for d in window if d.weekday() not in weekend and d not in observed]
+    # ordinary holidays on workdays, never on the days the traps below probe: where the two weekend
+    # holidays are observed, and the workdays on either side of the clash that a cascade would take
+    after_clash = clash + timedelta(days=2)   # the workday after the clash's weekend
+    protected = {holidays[0] - timedelta(days=1), holidays[1] + timedelta(days=1), clash - timedelta(days=2),
+                 after_clash}
+    workdays = [d for d in window if d.weekday() not in weekend and d not in protected]
     holidays += rng.sample(workdays, 4)
     month_ends = [d for d in window if (d + timedelta(days=1)).day == 1]
     # a month that ends in off days, so rolling a zero offset forward crosses into the next month
@@ -191,10 +194,13 @@ def _business_days_case(rng: random.Random, number: int, weekend_key: str, zero_
     for start in starts:
         for n in sorted({0, rng.choice([1, 2, 3]), -rng.choice([1, 2, 3]), rng.randrange(-15, 16)}):
             rows.append(((_iso(start), n), _iso(_expected_business_day(days, start, n, zero_rule))))
-    # steps onto, from and over the two observed days of the weekend holidays
+    # steps onto, from and over the two observed days of the weekend holidays, and next to the clash
     for observed in (holidays[0] - timedelta(days=1), holidays[1] + timedelta(days=1)):
         for start, n in ((observed - timedelta(days=1), 1), (observed, 0), (observed + timedelta(days=1), -1)):
             rows.append(((_iso(start), n), _iso(_expected_business_day(days, start, n, zero_rule))))
+    for start, n in ((clash - timedelta(days=3), 1), (clash - timedelta(days=3), 2), (after_clash - timedelta(days=1), 1),
+                     (after_clash + timedelta(days=1), -1)):
+        rows.append(((_iso(start), n), _iso(_expected_business_day(days, start, n, zero_rule))))
     rng.shuffle(rows)
     prompt = f"""Write a Python function `add_business_days(start, n, holidays)` that moves a date by a number of
 business days. {DATE_ONLY} `holidays` is a list of dates in any order; it may contain duplicates
