@@ -174,6 +174,17 @@ class CaseFile(pytest.File):
                                                model_name=model.name, repeat=repeat)
 
 
+def _split_params_in_structured_id(item: pytest.Item) -> None:
+    """pytest >= 9.2 keeps node ids structured (path, names, params) and compares them with the ids it reads
+    back from its cache (--lf, --ff, --sw, --nf), where `CASE[model]` parses as name CASE, params `model`.
+    A Function takes params only from a metafunc callspec, so give ours the id its own string parses to
+    (pytest-dev/pytest#15045). Older pytest keeps the id as the string itself: nothing to do."""
+    structured = getattr(item, "_id", None)
+    parse = getattr(type(structured), "parse", None)
+    if parse is not None:
+        item._id = parse(item.nodeid)
+
+
 def _run_crucible_case(crucible_result: dict) -> None:
     """The test body: the answer was already graded in setup; a wrong answer fails here."""
     if crucible_result["outcome"] == "failed":
@@ -183,6 +194,7 @@ def _run_crucible_case(crucible_result: dict) -> None:
 class CaseItem(pytest.Function):
     def __init__(self, *, case: Case, model_name: str, repeat: int, **kwargs):
         super().__init__(callobj=_run_crucible_case, **kwargs)
+        _split_params_in_structured_id(self)
         self.crucible_case = case
         self.crucible_model_name = model_name
         self.crucible_repeat = repeat
