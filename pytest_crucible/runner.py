@@ -74,6 +74,19 @@ def response_fields(response: Response, model: ModelSpec) -> dict:
     }
 
 
+def response_totals(responses: list[Response], model: ModelSpec) -> dict:
+    """Row fields of a user's check that asked `len(responses)` times: the last answer, its timings, and
+    tokens and cost added up over every request."""
+    if not responses:
+        return {"requests": 0}
+    each = [response_fields(r, model) for r in responses]
+    fields = dict(each[-1], requests=len(responses))
+    fields["tokens"] = {k: (sum(f["tokens"][k] or 0 for f in each) if k != "estimated"
+                            else any(f["tokens"][k] for f in each)) for k in each[-1]["tokens"]}
+    fields["cost_usd"] = round(sum(f["cost_usd"] for f in each), 8)
+    return fields
+
+
 def run_case(case: Case, model: ModelSpec, client, *, repeat: int = 1, run_id: str | None = None,
              grade=graders.grade) -> dict:
     """Ask, grade and describe one observation. Infrastructure failures become outcome 'error'.

@@ -77,7 +77,7 @@ def test_markers_and_keywords_select(project):
 def test_profile_and_repeats(project):
     smoke = sum("smoke" in c.tags for c in SUITE)
     assert smoke > 0
-    result = run(project, "--models", "m1", "--collect-only", "-q", "--profile", "smoke", "--repeats", "2")
+    result = run(project, "--models", "m1", "--collect-only", "-q", "--crucible-profile=smoke", "--crucible-repeats=2")
     ids = [line for line in result.outlines if "::" in line]
     assert len(ids) == 2 * smoke
     assert all(line.endswith(("[m1-r1]", "[m1-r2]")) for line in ids)
@@ -192,7 +192,7 @@ def test_user_can_override_client_fixture(project, loopback):
 def test_malformed_case_file_stops_collection_without_traceback(project):
     project.makefile(".cases.yaml", broken="cases:\n  - id: B1\n    category: math\n    difficulty: easy\n"
                      "    prompt: p\n    grader: {type: numeric}\n")
-    result = run(project, "--models", "m1", "broken.cases.yaml", "--no-builtin-cases")
+    result = run(project, "--models", "m1", "broken.cases.yaml", "--crucible-no-builtin-cases")
     assert result.ret == 2
     result.stdout.fnmatch_lines(["*broken.cases.yaml:6: case B1: field 'grader*"])
     assert "Traceback" not in result.stdout.str()
@@ -201,7 +201,7 @@ def test_malformed_case_file_stops_collection_without_traceback(project):
 def test_duplicate_ids_across_user_files(project):
     body = "cases:\n  - {id: DUP, category: math, difficulty: easy, prompt: p, grader: {type: numeric, answer: 1}}\n"
     project.makefile(".cases.yaml", one=body, two=body)
-    result = run(project, "--models", "m1", "--no-builtin-cases", "one.cases.yaml", "two.cases.yaml")
+    result = run(project, "--models", "m1", "--crucible-no-builtin-cases", "one.cases.yaml", "two.cases.yaml")
     assert result.ret == 2
     result.stdout.fnmatch_lines(["*duplicate case id*"])
 
@@ -268,7 +268,7 @@ def test_without_bwrap_code_cases_are_skipped(project, loopback, tmp_path, monke
 def test_allow_unsandboxed_runs_and_marks_the_report(project, loopback, tmp_path, monkeypatch):
     _no_bwrap_env(tmp_path, monkeypatch)
     loopback.script(handler=suite_handler("reference"))
-    result = run(project, "--models", "m1", "-k", "CO01 or CO02", "--allow-unsandboxed")
+    result = run(project, "--models", "m1", "-k", "CO01 or CO02", "--crucible-allow-unsandboxed")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*allow-unsandboxed*", "*WARNING: code cases ran unsandboxed*"])
     report = report_of(project)
@@ -282,9 +282,9 @@ def test_humaneval_import_becomes_items(project, loopback):
     from pytest_crucible.importers import load_import
     cases = load_import("humaneval")
     loopback.script(handler=suite_handler("reference", cases[:3]))
-    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--no-builtin-cases", "--collect-only", "-q")
+    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--crucible-no-builtin-cases", "--collect-only", "-q")
     assert sum("::HumanEval-" in line for line in result.outlines) == 164
-    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--no-builtin-cases",
+    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--crucible-no-builtin-cases",
                  "-k", "HumanEval-0[ or HumanEval-1[ or HumanEval-2[ or HumanEval-3[")
     result.assert_outcomes(passed=3, failed=1)  # HumanEval-3 got no scripted solution
 
