@@ -29,6 +29,16 @@ class InstalledFile:
     def nodeid(self) -> str:
         return f"{ROOT}/{self.rel}"
 
+    @property
+    def keyword(self) -> str:
+        """The node's name, which -k matches: the file's stem (`starter`), or the import's name."""
+        return self.import_name or case_file_stem(self.path)
+
+
+def case_file_stem(path: str | Path) -> str:
+    """`starter` for starter.cases.yaml, `haystack_cases` for haystack_cases.py."""
+    return Path(path).name.split(".")[0]
+
 
 @dataclass(frozen=True)
 class Selection:
@@ -74,10 +84,13 @@ def parse_selection(arg: str, cwd: Path, suite_dir: Path, imports: dict[Path, st
         if real == suite_dir or suite_dir in real.parents:
             return Selection(real.relative_to(suite_dir).as_posix() if real != suite_dir else "", name, params)
         return None
-    parts = PurePosixPath(path_text).parts
-    if not parts or parts[0] != ROOT:
+    # pytest prints ids relative to the working directory (`../crucible/math/...` from a subfolder of
+    # rootdir): any path that does not exist and has a crucible/ part names what follows that part
+    parts = PurePosixPath(path_text.replace("\\", "/")).parts
+    if ROOT not in parts:
         return None
-    return Selection("/".join(parts[1:]), name, params)
+    start = len(parts) - parts[::-1].index(ROOT)
+    return Selection("/".join(parts[start:]), name, params)
 
 
 def check_selection(selection: Selection, files: list[InstalledFile], arg: str) -> None:

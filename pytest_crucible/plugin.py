@@ -158,7 +158,7 @@ def pytest_make_collect_report(collector: pytest.Collector):
     if isinstance(collector, pytest.Session) and report.passed:
         for file, selections in collector.config.stash.get(INSTALLED_KEY, []):
             report.result.append(InstalledCaseFile.from_parent(
-                collector, name=file.rel, path=file.path, nodeid=file.nodeid, installed=file,
+                collector, name=file.keyword, path=file.path, nodeid=file.nodeid, installed=file,
                 selections=selections))
     return report
 
@@ -268,7 +268,7 @@ class CaseItem(pytest.Function):
             self.add_marker(marker)
         # -k matches node names (case id, model, file), markers (category, difficulty) and these
         self.extra_keyword_matches.update(case.tags)
-        self.extra_keyword_matches.update(k for k in (case.family, Path(case.file).name.split(".")[0]) if k)
+        self.extra_keyword_matches.update(k for k in (case.family, case.file and nodeids.case_file_stem(case.file)) if k)
 
     def reportinfo(self):
         return self.path, max(self.crucible_case.line - 1, 0), self.name
