@@ -333,7 +333,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if row is None or report.when == "teardown":
         return report
     setattr(report, ROW_ATTRIBUTE, row)
-    report.user_properties.append((JUNIT_PROPERTY, json.dumps(_junit_summary(row), default=str)))
+    if not any(name == JUNIT_PROPERTY for name, _ in item.user_properties):  # junitxml reads the teardown's
+        item.user_properties.append((JUNIT_PROPERTY, json.dumps(_junit_summary(row), default=str)))
     if report.failed and call.excinfo is not None:
         _verdict_as_crash_line(item, call.excinfo, report)
     return report
