@@ -1,6 +1,6 @@
 """pytest's own selection and cache options on case items, for the two ways the plugin is installed:
-the checkout (editable, or PYTHONPATH) and a wheel in a fresh virtual environment, where the built-in
-suite lies in site-packages/pytest_crucible/builtin_cases.
+the checkout (editable, or PYTHONPATH) and the built wheel installed into a site-packages folder, where
+the built-in suite lies in site-packages/pytest_crucible/builtin_cases.
 
 --lf, --ff, --sw and --nf re-find items by node id (pytest >= 9.2 compares structured ids); -k matches
 case ids, models, categories, difficulties, tags, families and file stems, never the folders the suite is
@@ -28,27 +28,24 @@ ID_LINE = re.compile(r"^(FAILED|PASSED|ERROR) (\S+\[[^\]]+\])")
 
 
 @pytest.fixture(scope="session")
-def wheel_python(tmp_path_factory) -> Path:
-    """The python of a virtual environment holding the project as a built wheel (its dependencies come
-    from the environment running these tests)."""
+def wheel_site(tmp_path_factory) -> Path:
+    """A site-packages folder holding the project installed from its built wheel; with it first on
+    PYTHONPATH, this environment's python imports that copy (its dependencies are this environment's)."""
     where = tmp_path_factory.mktemp("wheelinstall")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                     "-w", str(where / "dist"), str(ROOT)], check=True, capture_output=True)
-    venv = where / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-                   check=True)
-    python = venv / "bin" / "python"
     wheel = next((where / "dist").glob("pytest_crucible-*.whl"))
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                    "--no-index", str(wheel)], check=True, capture_output=True)
-    return python
+    site = where / "site-packages"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(site),
+                    str(wheel)], check=True, capture_output=True)
+    return site
 
 
 class Install:
     """`pytest --models zeta1 ...` run by one installation's python, in the pytester directory."""
 
-    def __init__(self, kind: str, python: Path, pytester: pytest.Pytester):
-        self.kind, self.python, self.pytester = kind, python, pytester
+    def __init__(self, kind: str, pytester: pytest.Pytester):
+        self.kind, self.python, self.pytester = kind, Path(sys.executable), pytester
         self.suite_dir = Path(self.python_says(
             "from pytest_crucible.case import builtin_cases_dir; print(builtin_cases_dir())"))
 
@@ -64,10 +61,7 @@ class Install:
 @pytest.fixture(params=["editable", "wheel"])
 def install(request, pytester, loopback, monkeypatch) -> Install:
     if request.param == "wheel":
-        python = request.getfixturevalue("wheel_python")
-        monkeypatch.delenv("PYTHONPATH", raising=False)  # only the wheel's pytest_crucible is importable
-    else:
-        python = Path(sys.executable)
+        monkeypatch.setenv("PYTHONPATH", str(request.getfixturevalue("wheel_site")))
     pytester.makefile(".yaml", models=textwrap.dedent(f"""\
         providers:
           loop: {{base_url: {loopback.base_url}, max_retries: 1, timeout: 20}}
@@ -75,7 +69,7 @@ def install(request, pytester, loopback, monkeypatch) -> Install:
           - {{name: zeta1, provider: loop}}
           - {{name: zeta2, provider: loop}}
         """))
-    installed = Install(request.param, python, pytester)
+    installed = Install(request.param, pytester)
     if request.param == "wheel":
         assert "site-packages" in installed.suite_dir.parts and installed.suite_dir.name == "builtin_cases"
     else:
