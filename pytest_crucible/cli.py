@@ -20,7 +20,7 @@ def _cmd_init(args) -> int:
         return 1
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(INIT_TEMPLATE, encoding="utf-8")
-    print(f"wrote {path}; edit it, then run: pytest --models my-model")
+    print(f"wrote {path}; edit it, then run: pytest --models=my-model")
     return 0
 
 
