@@ -284,6 +284,9 @@ def test_humaneval_import_becomes_items(project, loopback):
     loopback.script(handler=suite_handler("reference", cases[:3]))
     result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--crucible-no-builtin-cases", "--collect-only", "-q")
     assert sum("::HumanEval-" in line for line in result.outlines) == 164
+    assert "crucible/import/humaneval::HumanEval-7[m1]" in result.outlines
+    pasted = run(project, "--models", "m1", "crucible/import/humaneval::HumanEval-7[m1]", "--collect-only", "-q")
+    assert [line for line in pasted.outlines if "::" in line] == ["crucible/import/humaneval::HumanEval-7[m1]"]
     result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--crucible-no-builtin-cases",
                  "-k", "HumanEval-0[ or HumanEval-1[ or HumanEval-2[ or HumanEval-3[")
     result.assert_outcomes(passed=3, failed=1)  # HumanEval-3 got no scripted solution
