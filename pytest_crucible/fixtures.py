@@ -125,7 +125,9 @@ def crucible_ask(request, crucible_model, crucible_client):
 
     def ask(prompt, *, max_tokens: int | None = None, **params):
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
-        budget = max_tokens or crucible_model.max_tokens or DEFAULT_MAX_TOKENS
+        budget = max_tokens or DEFAULT_MAX_TOKENS
+        if crucible_model.max_tokens:  # the model's cap applies to checks as to cases
+            budget = min(budget, crucible_model.max_tokens)
         try:
             response = crucible_client.chat(messages, max_tokens=budget,
                                             params={**crucible_model.params, **params})

@@ -351,6 +351,7 @@ def _check_row(item: pytest.Item, report: pytest.TestReport) -> dict:
     elif report.skipped:
         outcome = "skipped"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
     else:
         outcome = "failed" if report.when == "call" else "error"
         crash = getattr(report.longrepr, "reprcrash", None)
