@@ -405,6 +405,9 @@ USER_CHECKS = """
     def test_knows_its_model(crucible_model):
         assert crucible_model.name in ("m1", "m2")
 
+    def test_not_for_every_model(crucible_model):
+        pytest.skip(f"nothing to check on {crucible_model.name}")
+
     def test_plain():
         assert True
 """
@@ -414,13 +417,16 @@ def test_users_checks_run_per_model_and_land_in_rows_and_report(project, loopbac
     loopback.script(default=Reply("Answer: 42"))
     project.makepyfile(test_checks=USER_CHECKS)
     result = run(project, "--models=m1,m2", "--crucible-no-builtin-cases", "test_checks.py", "-v")
-    result.assert_outcomes(passed=5)
+    result.assert_outcomes(passed=5, skipped=2)
     result.stdout.fnmatch_lines(["*test_checks.py::test_product[[]m1[]] PASSED*",
                                  "*test_checks.py::test_product[[]m2[]] PASSED*",
                                  "*test_checks.py::test_knows_its_model[[]m2[]] PASSED*",
                                  "*test_checks.py::test_plain PASSED*"])
     rows = {(r["case_id"], r["model"]): r for r in rows_of(project)}
-    assert set(rows) == {(t, m) for t in ("test_product", "test_knows_its_model") for m in ("m1", "m2")}
+    assert set(rows) == {(t, m) for t in ("test_product", "test_knows_its_model", "test_not_for_every_model")
+                         for m in ("m1", "m2")}
+    skipped = rows["test_not_for_every_model", "m2"]
+    assert (skipped["outcome"], skipped["reason"], skipped["requests"]) == ("skipped", "nothing to check on m2", 0)
     product = rows["test_product", "m1"]
     assert (product["category"], product["difficulty"], product["outcome"]) == ("math", "hard", "passed")
     assert product["requests"] == 2 and product["answer_text"] == "Answer: 42"
@@ -441,16 +447,16 @@ def test_users_checks_fail_with_a_reason_and_an_unreachable_endpoint_is_an_error
     assert row["outcome"] == "failed" and row["reason"].startswith("AssertionError: Answer: 41")
     pytester.makefile(".yaml", models=models_yaml(LoopbackServer.down_url()))
     result = run(project, "--models=m1", "--crucible-no-builtin-cases", "test_checks.py", "-rA")
-    result.assert_outcomes(errors=1, passed=2)
+    result.assert_outcomes(errors=1, passed=2, skipped=1)
     result.stdout.fnmatch_lines(["ERROR test_checks.py::test_product[[]m1[]] - infrastructure error (not scored)*"])
     outcomes = {r["case_id"]: r["outcome"] for r in rows_of(project)}
-    assert outcomes == {"test_product": "error", "test_knows_its_model": "passed"}
+    assert outcomes == {"test_product": "error", "test_knows_its_model": "passed", "test_not_for_every_model": "skipped"}
     assert report_of(project)["models"]["m1"]["total"]["errors"] == 1
 
 
 def test_without_models_a_users_check_is_skipped(pytester):
     pytester.makepyfile(test_checks=USER_CHECKS)
-    run(pytester, "test_checks.py").assert_outcomes(passed=1, skipped=2)
+    run(pytester, "test_checks.py").assert_outcomes(passed=1, skipped=3)
 
 
 def test_failure_output_names_the_case_file_and_the_reason_alone(project, loopback, monkeypatch):
