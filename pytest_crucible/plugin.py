@@ -21,6 +21,7 @@ from .speed import settings as speed_settings
 pytest_plugins = ["pytest_crucible.fixtures"]
 
 SESSION_KEY = pytest.StashKey[RunSession]()
+INSTALLED_KEY = pytest.StashKey[list]()  # the installed case files this run collects (_installed_collection)
 # The row travels to the controlling process (xdist) as an attribute of the report; junit XML gets a JSON
 # summary of it as a property, without the long texts.
 ROW_ATTRIBUTE = "crucible_row"
@@ -117,8 +118,6 @@ def _warn_space_separated_values(config: pytest.Config) -> None:
 
 
 # -- what to collect ----------------------------------------------------------------------------------
-
-INSTALLED_KEY = pytest.StashKey[list]()
 
 
 def _installed_collection(config: pytest.Config, session: RunSession) -> list:
