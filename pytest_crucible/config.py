@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .case import refused_params
 from .errors import ConfigError
 from .yamlio import LineDict, load_yaml
 
@@ -255,6 +256,8 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         params = spec.get("params") or {}
         if not isinstance(params, dict):
             raise err("params must be a mapping of sampling defaults, e.g. {temperature: 0}", "params")
+        for key, instead in refused_params(params):
+            raise err(f"params may not set {key}: {instead}", "params")
         tags = spec.get("tags") or []
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             raise err("tags must be a list of strings", "tags")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from .config import ModelSpec
-from .runner import base_row, run_case
 
 
 def _infra_error(request, message: str):
@@ -14,10 +13,8 @@ def _infra_error(request, message: str):
     node = request.node
     if getattr(node, "crucible_case", None) is not None and getattr(node, "crucible_row", None) is None:
         session = _run_session(request)
-        row = base_row(node.crucible_case, session.model(node.crucible_model_name), node.crucible_repeat,
-                       session.run_id)
-        row.update(outcome="error", reason=message)
-        node.crucible_row = row
+        row = session.begin_row(node.crucible_case, session.model(node.crucible_model_name), node.crucible_repeat)
+        node.crucible_row = row.settle("error", message)
     pytest.fail(f"infrastructure error (not scored): {message}", pytrace=False)
 
 
@@ -106,16 +103,17 @@ def crucible_client(request, crucible_model, crucible_endpoint):
 
 
 @pytest.fixture
-def crucible_result(request, crucible_case, crucible_model, crucible_client) -> dict:
-    """Ask the model and grade the answer, in setup: an infrastructure failure is a pytest error, not a failure."""
+def crucible_result(request, crucible_case, crucible_model, crucible_client):
+    """The item's finished Row (pytest_crucible.row): the model asked and the answer graded, in setup.
+    An infrastructure failure is a pytest error, not a failure."""
     session = _run_session(request)
-    row = run_case(crucible_case, crucible_model, crucible_client,
-                   repeat=getattr(request.node, "crucible_repeat", 1), run_id=session.run_id)
+    row = session.run_item(crucible_case, crucible_model, crucible_client,
+                           repeat=getattr(request.node, "crucible_repeat", 1))
     request.node.crucible_row = row
-    if row["outcome"] == "error":
-        _infra_error(request, row["reason"])
-    if row["outcome"] == "skipped":
-        pytest.skip(row["reason"])
+    if row.outcome == "error":
+        _infra_error(request, row.reason)
+    if row.outcome == "skipped":
+        pytest.skip(row.reason)
     return row
 
 
@@ -126,10 +124,11 @@ def crucible_sandbox(request):
     from . import sandbox
     from .errors import SandboxError
     from .graders.code import canary
-    reason = sandbox.unavailable_reason()
+    allow = request.config.getoption("allow_unsandboxed")
+    reason = sandbox.unavailable_reason(allow)
     if reason:
         pytest.skip(reason)
-    box = sandbox.get_sandbox()
+    box = sandbox.get_sandbox(allow)
     try:
         canary(box)
     except SandboxError as exc:

@@ -12,6 +12,8 @@ import pytest
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
 from . import importers, sandbox
 from .errors import CrucibleError, InputError
+from .kinds import RunSettings
+from .row import Row
 from .session import RunSession
 from .speed import settings as speed_settings
 
@@ -90,23 +92,23 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         repeats = int(_option(config, "crucible_repeats") or 1)
         seed = _option(config, "crucible_seed")
+        speed = speed_settings.build(
+            bandwidth=_option(config, "crucible_bandwidth"), slo=_option(config, "crucible_slo"),
+            warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
+        allow_unsandboxed = config.getoption("allow_unsandboxed")
         session = RunSession(
             models=models, config_path=_option(config, "crucible_config"),
             out_dir=_option(config, "crucible_out") or "crucible-results",
             profile=_option(config, "crucible_profile"), repeats=repeats,
             seed=int(seed) if seed not in (None, "") else None,
             controller=not hasattr(config, "workerinput"),
-            run_id=config.workerinput.get("crucible_run_id") if hasattr(config, "workerinput") else None)
-        speed = speed_settings.build(
-            bandwidth=_option(config, "crucible_bandwidth"), slo=_option(config, "crucible_slo"),
-            warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
+            run_id=config.workerinput.get("crucible_run_id") if hasattr(config, "workerinput") else None,
+            settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed))
         session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
-    speed_settings.configure(speed)  # this process's speed runner reads it
     session.flags.update(speed.to_meta())
-    sandbox.configure(allow_unsandboxed=config.getoption("allow_unsandboxed"))
-    mode = sandbox.sandbox_mode()
+    mode = sandbox.sandbox_mode(allow_unsandboxed)
     session.flags.update(sandbox=mode, unsandboxed=mode == "unsandboxed")
     if mode == "unsandboxed" and session.controller:
         config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
@@ -174,10 +176,10 @@ class CaseFile(pytest.File):
                                                model_name=model.name, repeat=repeat)
 
 
-def _run_crucible_case(crucible_result: dict) -> None:
+def _run_crucible_case(crucible_result: Row) -> None:
     """The test body: the answer was already graded in setup; a wrong answer fails here."""
-    if crucible_result["outcome"] == "failed":
-        pytest.fail(crucible_result["reason"] or "wrong answer", pytrace=False)
+    if crucible_result.outcome == "failed":
+        pytest.fail(crucible_result.reason or "wrong answer", pytrace=False)
 
 
 class CaseItem(pytest.Function):
@@ -222,7 +224,7 @@ def pytest_runtest_makereport(item: pytest.Item, call):
     report = outcome.get_result()
     row = getattr(item, "crucible_row", None)
     if row is not None and not any(k == ROW_PROPERTY for k, _ in report.user_properties):
-        report.user_properties.append((ROW_PROPERTY, row))
+        report.user_properties.append((ROW_PROPERTY, row.to_dict()))  # plain data: xdist sends it on
 
 
 class RunRecorder:
@@ -236,13 +238,13 @@ class RunRecorder:
         if row is None:
             return
         if report.when == "call" or (report.when == "setup" and not report.passed):
-            self.session.record(row)
+            self.session.record(Row.from_dict(row))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_json_runtest_metadata(item, call):
     row = getattr(item, "crucible_row", None)
-    return {ROW_PROPERTY: row} if row is not None and call.when != "teardown" else None
+    return {ROW_PROPERTY: row.to_dict()} if row is not None and call.when != "teardown" else None
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
@@ -261,4 +263,4 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(SESSION_KEY, None)
     if run is not None:
         run.finish()  # without a terminal summary (e.g. -p no:terminal) the report is still written
-        speed_settings.configure(None)  # an in-process run (pytester) must not leak into the next
+        run.close()

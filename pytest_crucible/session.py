@@ -9,16 +9,19 @@ from pathlib import Path
 from . import __version__
 from .case import DEFAULT_SEED, Case
 from .config import Config, ModelSpec, find_config_path, load_config, profile_selects
+from .kinds import RunSettings
 from .report import render_terminal, write_reports
+from .row import Row
 from .store import RunStore, new_run_id
 
 
 class RunSession:
-    """Models, profile and clients for this process; on the controller also the store and the report."""
+    """Models, profile, settings and clients for this process; on the controller also the store and
+    the report."""
 
     def __init__(self, *, models: str, config_path: str | None = None, out_dir: str = "crucible-results",
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
-                 run_id: str | None = None, seed: int | None = None):
+                 run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None):
         self.config: Config = load_config(find_config_path(config_path))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
@@ -31,8 +34,9 @@ class RunSession:
         self.controller = controller
         # The controller names the run; workers get the name from it. The folder appears with the first row.
         self.run_id = run_id or (new_run_id() if controller else None)
+        self.settings = settings or RunSettings()
         self.store: RunStore | None = None
-        self.rows: list[dict] = []
+        self.rows: list[Row] = []
         self.flags: dict = {}
         self._clients: dict[str, object] = {}
         self._seen_ids: dict[str, str] = {}
@@ -61,6 +65,15 @@ class RunSession:
         return keep, drop
 
     # -- execution --------------------------------------------------------------------------------
+    def begin_row(self, case: Case, model: ModelSpec, repeat: int = 1) -> Row:
+        return Row.begin(case, model, repeat, run_id=self.run_id, seed=self.seed)
+
+    def run_item(self, case: Case, model: ModelSpec, client, repeat: int = 1) -> Row:
+        """Ask and grade one item; always a finished row (see runner.run_item)."""
+        from .runner import run_case
+        return run_case(case, model, client, repeat=repeat, run_id=self.run_id, seed=self.seed,
+                        settings=self.settings)
+
     def client_for(self, model: ModelSpec, base_url: str | None = None, api_key: str | None = None):
         """One client per model and endpoint in this process (connection reuse)."""
         from .client import ChatClient
@@ -80,8 +93,14 @@ class RunSession:
                 model_guard=model.model_guard)
         return self._clients[key]
 
+    def close(self) -> None:
+        """Close this process's clients (their connection pools)."""
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            client.close()
+
     # -- results (controller) ---------------------------------------------------------------------
-    def record(self, row: dict) -> None:
+    def record(self, row: Row) -> None:
         if self.store is None:
             self.store = RunStore(self.out_dir, self.run_id)
         self.rows.append(row)

@@ -39,8 +39,10 @@ class RunStore:
             # Filesystems without symlinks get a text file naming the run.
             (self.out_dir / "latest.txt").write_text(self.run_id + "\n", encoding="utf-8")
 
-    def append(self, row: dict) -> None:
-        self._file.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+    def append(self, row) -> None:
+        """Append one row (a Row or its dict) and sync it to disk."""
+        data = row if isinstance(row, dict) else row.to_dict()
+        self._file.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())  # a crash must not lose an item that already ended
 

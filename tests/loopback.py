@@ -82,6 +82,7 @@ class Reply:
     token_delay        seconds between token chunks (scheduled on absolute deadlines, no drift)
     chunks             explicit content pieces, used instead of tokenizing ``content`` (and instead of
                        the reasoning with style "think"): write the tags yourself to split them
+    system_fingerprint sent on every chunk when set (the backend configuration, as OpenAI reports it)
     """
 
     content: str = ""
@@ -94,6 +95,7 @@ class Reply:
     first_token_delay: float = 0.0
     token_delay: float = 0.0
     chunks: list[str] | None = None
+    system_fingerprint: str | None = None
 
     def __post_init__(self) -> None:
         if self.reasoning_style not in ("reasoning_content", "reasoning", "think"):
@@ -241,6 +243,7 @@ class _ClientGone(Exception):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    server_version, sys_version = "loopback/1", "(tests)"  # the `Server` header: "loopback/1 (tests)"
     server: "_HTTPServer"
 
     def setup(self) -> None:
@@ -434,6 +437,8 @@ class _Handler(BaseHTTPRequestHandler):
         def chunk(delta: dict, finish: str | None = None) -> dict:
             out = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
                    "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+            if reply.system_fingerprint is not None:
+                out["system_fingerprint"] = reply.system_fingerprint
             if include_usage:
                 out["usage"] = None
             return out

@@ -189,6 +189,36 @@ def test_user_can_override_client_fixture(project, loopback):
     result.stdout.fnmatch_lines(["*expected*"])
 
 
+def test_every_item_ends_in_a_row_even_when_crucible_breaks(project, loopback):
+    """An exception nobody planned for (here a client that raises RuntimeError) is an error row whose
+    reason starts `crucible bug:`; before, the item had no row and vanished from the report."""
+    project.makeconftest("""
+        import pytest
+        from pytest_crucible.response import Response
+
+        class Flaky:
+            def chat(self, messages, **kwargs):
+                if "digit" in messages[-1]["content"]:
+                    raise RuntimeError("boom")
+                return Response(content="Answer: 1", finish_reason="stop")
+
+        @pytest.fixture
+        def crucible_client():
+            return Flaky()
+    """)
+    math = [c for c in SUITE if c.category == "math"]
+    broken = [c for c in math if "digit" in c.messages[-1]["content"]]
+    assert broken and len(broken) < len(math)
+    result = run(project, "--models", "m1", "-m", "math")
+    assert result.parseoutcomes().get("errors") == len(broken)
+    rows = rows_of(project)
+    assert len(rows) == len(math)
+    errors = [r for r in rows if r["outcome"] == "error"]
+    assert {r["case_id"] for r in errors} == {c.id for c in broken}
+    assert all(r["reason"] == "crucible bug: RuntimeError: boom" for r in errors)
+    assert report_of(project)["models"]["m1"]["total"]["errors"] == len(broken)
+
+
 def test_malformed_case_file_stops_collection_without_traceback(project):
     project.makefile(".cases.yaml", broken="cases:\n  - id: B1\n    category: math\n    difficulty: easy\n"
                      "    prompt: p\n    grader: {type: numeric}\n")

@@ -3,7 +3,9 @@
     check(spec: dict) -> list[tuple[str | None, str]]   # (field, message) problems in the case's grader spec
     grade(case: Case, response: Response) -> Grade       # pure; spec is case.grader
 
-`grade()` below is the single entry point: it refuses to grade a truncated reply as complete.
+A grader that runs code sets `USES_SANDBOX = True` and takes `sandbox=` (the run's, or None for the
+process default). `grade()` below is the single entry point: it refuses to grade a truncated reply as
+complete.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ _MODULES = {
     "mapping": "mapping",
     "tool_calls": "tool_calls",
     "code": "code",
-    "speed": "speed",
 }
 
 
@@ -46,8 +47,17 @@ def check_spec(spec: dict) -> list[tuple[str | None, str]]:
     return list(module.check(spec))
 
 
-def grade(case, response) -> Grade:
-    result = grader_module(case.grader["type"]).grade(case, response)
+def uses_sandbox(spec: dict) -> bool:
+    """Whether this grader runs code (its module sets USES_SANDBOX): it is handed the run's sandbox."""
+    return bool(getattr(grader_module(spec["type"]), "USES_SANDBOX", False))
+
+
+def grade(case, response, *, sandbox=None) -> Grade:
+    module = grader_module(case.grader["type"])
+    if getattr(module, "USES_SANDBOX", False):
+        result = module.grade(case, response, sandbox=sandbox)
+    else:
+        result = module.grade(case, response)
     if response.truncated:
         reason = _truncation(response, case)
         if not result.passed and result.reason:
@@ -68,4 +78,4 @@ def _truncation(response, case) -> str:
     return f"TRUNCATED at {limit} tokens{thought}"
 
 
-__all__ = ["Grade", "check_spec", "grade", "known_types"]
+__all__ = ["Grade", "check_spec", "grade", "known_types", "uses_sandbox"]

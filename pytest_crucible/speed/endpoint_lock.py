@@ -105,20 +105,19 @@ def endpoint_lock(key: str, mode: str | None) -> Iterator[LockHeld]:
         gate.close()
 
 
-def mode_for(case_category: str, local: bool) -> str | None:
-    """Exclusive for speed items; shared for accuracy items of local models; none otherwise."""
-    if case_category == "speed":
+def mode_for(exclusive: bool, local: bool) -> str | None:
+    """Exclusive for an exclusive item kind (speed); shared for other items of local models; none otherwise."""
+    if exclusive:
         return EXCLUSIVE
     return SHARED if local else None
 
 
 @contextmanager
-def item_lock(case, model, client=None) -> Iterator[LockHeld]:
-    """The lock one item (case x model) holds while it runs: see `mode_for`. A skipped case costs a
-    moment's shared lock at most."""
+def item_lock(model, client=None, *, exclusive: bool = False) -> Iterator[LockHeld]:
+    """The lock one item's requests hold: see `mode_for`."""
     from .hardware import is_local_model
 
     base_url = getattr(client, "base_url", None)
     local = is_local_model(model, base_url)
-    with endpoint_lock(endpoint_key(model, base_url), mode_for(case.category, local)) as held:
+    with endpoint_lock(endpoint_key(model, base_url), mode_for(exclusive, local)) as held:
         yield held
