@@ -66,7 +66,8 @@ def crucible_leases(request):
     from .plugin import SESSION_KEY
     session = request.config.stash.get(SESSION_KEY, None)
     manager = LeaseManager(run_id=session.run_id if session is not None else None,
-                           log=_lease_log(request.config))
+                           log=_lease_log(request.config),
+                           secret_env_names=session.secret_env_names() if session is not None else ())
     yield manager
     manager.close()
 

@@ -75,23 +75,29 @@ class RunSession:
                         settings=self.settings)
 
     def client_for(self, model: ModelSpec, base_url: str | None = None, api_key: str | None = None):
-        """One client per model and endpoint in this process (connection reuse)."""
+        """One client per model and endpoint in this process (connection reuse). A model with a launch
+        spec talks to its own local server: its provider's key and headers are never sent there."""
         from .client import ChatClient
         provider = model.provider
-        base_url = base_url or (provider.base_url if provider else None)
+        base_url = base_url or (provider.base_url if provider and not model.launch else None)
         if base_url is None:
             raise ValueError(f"model {model.name} has no endpoint: give it a provider or a launch spec")
+        if api_key is None and provider is not None and not model.launch:
+            api_key = provider.api_key()
         key = f"{model.name}@{base_url}"
         if key not in self._clients:
             self._clients[key] = ChatClient(
-                base_url, api_key if api_key is not None else (provider.api_key() if provider else None),
-                model_id=model.model_id,
+                base_url, api_key, model_id=model.model_id,
                 timeout=provider.timeout if provider else 600.0,
                 max_retries=provider.max_retries if provider else 2,
-                headers=provider.headers if provider else None,
+                headers=provider.headers if provider and not model.launch else None,
                 extra_body=provider.extra_body if provider else None,
                 model_guard=model.model_guard)
         return self._clients[key]
+
+    def secret_env_names(self) -> list[str]:
+        """The variables that hold this config's API keys (kept out of the servers we start)."""
+        return sorted({p.api_key_env for p in self.config.providers.values() if p.api_key_env})
 
     def close(self) -> None:
         """Close this process's clients (their connection pools)."""
