@@ -104,12 +104,17 @@ def crucible_client(request, crucible_model, crucible_endpoint):
 
 
 @pytest.fixture
-def crucible_result(request, crucible_case, crucible_model, crucible_client):
+def crucible_result(request, crucible_case, crucible_model):
     """The item's finished Row (pytest_crucible.row): the model asked and the answer graded, in setup.
-    An infrastructure failure is a pytest error, not a failure."""
+    An infrastructure failure is a pytest error, not a failure. An item a resumed run already finished
+    gets its old row, and no client (a local model's server is not started for it)."""
     session = _run_session(request)
-    row = session.run_item(crucible_case, crucible_model, crucible_client,
-                           repeat=getattr(request.node, "crucible_repeat", 1))
+    repeat = getattr(request.node, "crucible_repeat", 1)
+    row = session.finished_row(crucible_case, crucible_model, repeat)
+    request.node.crucible_resumed = row is not None
+    if row is None:
+        client = request.getfixturevalue("crucible_client")
+        row = session.run_item(crucible_case, crucible_model, client, repeat=repeat)
     request.node.crucible_row = row
     if row.outcome == "error":
         _infra_error(request, row.reason)

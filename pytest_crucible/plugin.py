@@ -21,6 +21,7 @@ pytest_plugins = ["pytest_crucible.fixtures"]
 
 SESSION_KEY = pytest.StashKey[RunSession]()
 ROW_PROPERTY = "crucible_row"
+RESUMED_PROPERTY = "crucible_resumed"  # the row came from the run being resumed: not recorded again
 
 MARKER_HELP = {
     "coding": "code written by the model, run against tests in a sandbox",
@@ -61,6 +62,8 @@ _OPTIONS = [
      "the case's, 1)", None),
     ("--crucible-speed-repeats", "crucible_speed_repeats", "measured rounds of each speed case (default: "
      "the case's, 3)", None),
+    ("--crucible-max-cost", "crucible_max_cost", "stop sending requests once the run's cost would pass USD "
+     "(recorded cost plus the worst case of the requests in flight); the rest is skipped", None),
 ]
 
 
@@ -73,6 +76,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect only the case files given on the command line, not the built-in suite")
     group.addoption("--crucible-import", dest="crucible_imports", action="append", default=[], metavar="NAME",
                     help="add a public benchmark read from its installed package (humaneval)")
+    group.addoption("--crucible-resume", dest="crucible_resume", nargs="?", const="latest", default=None,
+                    metavar="RUN_DIR", help="continue a run (default: DIR/latest): items with a final row are "
+                    "not asked again, new rows append to its rows.jsonl, error rows are asked again")
     group.addoption("--allow-unsandboxed", action="store_true", default=False,
                     help="run model-written code without bubblewrap when bwrap is missing (NOT isolated; "
                     "the report says so)")
@@ -96,13 +102,15 @@ def pytest_configure(config: pytest.Config) -> None:
             bandwidth=_option(config, "crucible_bandwidth"), slo=_option(config, "crucible_slo"),
             warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
         allow_unsandboxed = config.getoption("allow_unsandboxed")
+        worker = getattr(config, "workerinput", None)
         session = RunSession(
             models=models, config_path=_option(config, "crucible_config"),
             out_dir=_option(config, "crucible_out") or "crucible-results",
             profile=_option(config, "crucible_profile"), repeats=repeats,
             seed=int(seed) if seed not in (None, "") else None,
-            controller=not hasattr(config, "workerinput"),
-            run_id=config.workerinput.get("crucible_run_id") if hasattr(config, "workerinput") else None,
+            controller=worker is None,
+            run_id=worker.get("crucible_run_id") if worker else None,
+            resume=worker.get("crucible_resume_dir") if worker else config.getoption("crucible_resume"),
             settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed))
         session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
     except (CrucibleError, ValueError) as exc:
@@ -142,6 +150,8 @@ class XdistHooks:
 
     def pytest_configure_node(self, node) -> None:
         node.workerinput["crucible_run_id"] = self.session.run_id
+        if self.session.finished or self.session.flags.get("resumed"):
+            node.workerinput["crucible_resume_dir"] = str(self.session.out_dir / self.session.run_id)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -225,6 +235,8 @@ def pytest_runtest_makereport(item: pytest.Item, call):
     row = getattr(item, "crucible_row", None)
     if row is not None and not any(k == ROW_PROPERTY for k, _ in report.user_properties):
         report.user_properties.append((ROW_PROPERTY, row.to_dict()))  # plain data: xdist sends it on
+        if getattr(item, "crucible_resumed", False):
+            report.user_properties.append((RESUMED_PROPERTY, True))
 
 
 class RunRecorder:
@@ -234,8 +246,9 @@ class RunRecorder:
         self.session = session
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        row = dict(report.user_properties).get(ROW_PROPERTY)
-        if row is None:
+        properties = dict(report.user_properties)
+        row = properties.get(ROW_PROPERTY)
+        if row is None or properties.get(RESUMED_PROPERTY):
             return
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self.session.record(Row.from_dict(row))

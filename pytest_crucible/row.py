@@ -15,9 +15,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
-# an `error` row is not final: a resumed run asks the item again
-FINAL_OUTCOMES = ("passed", "failed", "skipped")
 BUG_PREFIX = "crucible bug: "
+COST_CAP_PREFIX = "cost cap $"  # the reason of an item skipped because the run's money ran out
 
 
 def max_tokens_for(case, model) -> int:
@@ -119,7 +118,11 @@ class Row:
 
     @property
     def final(self) -> bool:
-        return self.outcome in FINAL_OUTCOMES
+        """Whether a resumed run keeps this row: not an error (infrastructure may work now) and not a
+        cost-cap skip (the next run may have money left)."""
+        if self.outcome == "skipped":
+            return not self.reason.startswith(COST_CAP_PREFIX)
+        return self.outcome in ("passed", "failed")
 
     # -- serialisation ----------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -152,10 +155,11 @@ def as_rows(rows) -> list[Row]:
 
 
 def latest_rows(rows) -> list[Row]:
-    """One row per observation, the latest: a resumed run appends new rows for items that ended in an
-    error before, and those replace the old ones in the report."""
-    by_key: dict[str, Row] = {}
+    """One row per item (model, case id, repeat), the latest: a resumed run appends new rows for items
+    that ended in an error before or whose case changed since, and those replace the old rows."""
+    by_item: dict[tuple, Row] = {}
     for row in as_rows(rows):
-        by_key.pop(row.resume_key, None)  # re-inserted: the order is that of the latest rows
-        by_key[row.resume_key] = row
-    return list(by_key.values())
+        item = (row.model, row.case_id, row.repeat)
+        by_item.pop(item, None)  # re-inserted: the order is that of the latest rows
+        by_item[item] = row
+    return list(by_item.values())

@@ -12,7 +12,7 @@ from .config import Config, ModelSpec, find_config_path, load_config, profile_se
 from .kinds import RunSettings
 from .report import render_terminal, write_reports
 from .row import Row
-from .store import RunStore, new_run_id
+from .store import RunStore, new_run_id, read_rows, resolve_run_dir
 
 
 class RunSession:
@@ -21,7 +21,8 @@ class RunSession:
 
     def __init__(self, *, models: str, config_path: str | None = None, out_dir: str = "crucible-results",
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
-                 run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None):
+                 run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
+                 resume: str | None = None):
         self.config: Config = load_config(find_config_path(config_path))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
@@ -42,6 +43,24 @@ class RunSession:
         self._seen_ids: dict[str, str] = {}
         self.report: dict | None = None
         self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
+        # --crucible-resume: the finished rows of the run being continued, by resume key
+        self.finished: dict[str, Row] = {}
+        if resume:
+            self._continue(resume)
+
+    def _continue(self, given: str) -> None:
+        """Continue a run: its folder, its id, its rows (every process reads them: xdist workers skip
+        what is finished without asking the controller)."""
+        run_dir = resolve_run_dir(self.out_dir, given)
+        self.out_dir, self.run_id = run_dir.parent, run_dir.name
+        old = [Row.from_dict(r) for r in read_rows(run_dir)]
+        seeds = {r.seed for r in old}
+        if self.seed is None and len(seeds) == 1:
+            self.seed = seeds.pop()  # the same case families as the run being continued
+        if self.controller:
+            self.rows = old
+            self.flags["resumed"] = {"rows_before": len(old)}
+        self.finished = {r.resume_key: r for r in old if r.final}
 
     # -- collection -------------------------------------------------------------------------------
     def model(self, name: str) -> ModelSpec:
@@ -67,6 +86,12 @@ class RunSession:
     # -- execution --------------------------------------------------------------------------------
     def begin_row(self, case: Case, model: ModelSpec, repeat: int = 1) -> Row:
         return Row.begin(case, model, repeat, run_id=self.run_id, seed=self.seed)
+
+    def finished_row(self, case: Case, model: ModelSpec, repeat: int = 1) -> Row | None:
+        """The row a resumed run already has for this item (then it is not asked again), or None."""
+        if not self.finished:
+            return None
+        return self.finished.get(self.begin_row(case, model, repeat).resume_key)
 
     def run_item(self, case: Case, model: ModelSpec, client, repeat: int = 1) -> Row:
         """Ask and grade one item; always a finished row (see runner.run_item)."""

@@ -104,11 +104,13 @@ def test_a_case_that_bypassed_validation_still_ends_in_a_row(loopback, model, cl
     assert loopback.chat_count == 0
 
 
-def test_latest_row_of_each_observation_wins(model):
+def test_latest_row_of_each_item_wins(model):
     first = Row.begin(math_case(), model).settle("error", "endpoint down")
     second = Row.begin(math_case(), model).settle("passed", "answer 42")
     other = Row.begin(math_case(), model, repeat=2).settle("failed", "answer 1")
+    changed = Row.begin(math_case(answer=41), model, repeat=2).settle("passed", "answer 41")
     assert latest_rows([first, other.to_dict(), second]) == [other, second]
+    assert latest_rows([first, other, second, changed]) == [second, changed]  # the case changed since
     totals = aggregate([first, other, second])["models"]["m"]["total"]
     assert (totals["passed"], totals["failed"], totals["errors"]) == (1, 1, 0)
 
