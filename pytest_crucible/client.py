@@ -53,7 +53,7 @@ from .errors import EndpointError, ModelMismatchError
 from .response import Response, Timings, ToolCall, Usage
 from .wire import StampedBackend, WireTimes, drain
 
-__all__ = ["ChatClient", "model_matches"]
+__all__ = ["ChatClient", "estimate_prompt_tokens", "model_matches"]
 
 log = logging.getLogger(__name__)
 
@@ -639,7 +639,7 @@ class ChatClient:
         else:
             if asked_usage:
                 log.debug("endpoint %s sent no usage; counting one token per chunk", self._public_url())
-            tokens = Usage(prompt_tokens=_estimate_prompt_tokens(messages, tools), completion_tokens=len(chunks),
+            tokens = Usage(prompt_tokens=estimate_prompt_tokens(messages, tools), completion_tokens=len(chunks),
                            reasoning_tokens=reasoning_only_chunks, cached_tokens=None, estimated=True)
         tool_calls = [ToolCall(name=calls[i]["name"], arguments=calls[i]["arguments"], id=calls[i]["id"] or None)
                       for i in order]
@@ -683,7 +683,7 @@ def _merge_tool_deltas(calls: dict[int, dict[str, str]], order: list[int], delta
                 call["arguments"] += args
 
 
-def _estimate_prompt_tokens(messages: list[dict], tools: Sequence[Mapping[str, Any]] | None) -> int:
+def estimate_prompt_tokens(messages: list[dict], tools: Sequence[Mapping[str, Any]] | None) -> int:
     chars = 0
     for m in messages:
         content = m.get("content")

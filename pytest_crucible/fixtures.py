@@ -114,7 +114,7 @@ def crucible_result(request, crucible_case, crucible_model):
     request.node.crucible_resumed = row is not None
     if row is None:
         client = request.getfixturevalue("crucible_client")
-        row = session.run_item(crucible_case, crucible_model, client, repeat=repeat)
+        row = session.run_item(crucible_case, crucible_model, client, repeat=repeat, key=request.node.nodeid)
     request.node.crucible_row = row
     if row.outcome == "error":
         _infra_error(request, row.reason)

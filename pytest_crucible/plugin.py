@@ -5,15 +5,18 @@ Every hook forwards to the RunSession kept in `config.stash`; the work itself li
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
 from . import importers, sandbox
 from .errors import CrucibleError, InputError
-from .kinds import RunSettings
+from .kinds import RunSettings, kind_for
 from .row import Row
+from .scheduler import Upcoming
 from .session import RunSession
 from .speed import settings as speed_settings
 
@@ -22,6 +25,7 @@ pytest_plugins = ["pytest_crucible.fixtures"]
 SESSION_KEY = pytest.StashKey[RunSession]()
 ROW_PROPERTY = "crucible_row"
 RESUMED_PROPERTY = "crucible_resumed"  # the row came from the run being resumed: not recorded again
+NOTES_PROPERTY = "crucible_notes"      # messages for the terminal from the process that ran the item
 
 MARKER_HELP = {
     "coding": "code written by the model, run against tests in a sandbox",
@@ -103,6 +107,11 @@ def pytest_configure(config: pytest.Config) -> None:
             warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
         allow_unsandboxed = config.getoption("allow_unsandboxed")
         worker = getattr(config, "workerinput", None)
+        max_cost = _option(config, "crucible_max_cost")
+        try:
+            max_cost = float(max_cost) if max_cost not in (None, "") else None
+        except ValueError:
+            raise ValueError(f"--crucible-max-cost takes a number of US dollars, e.g. 2.50; got {max_cost!r}") from None
         session = RunSession(
             models=models, config_path=_option(config, "crucible_config"),
             out_dir=_option(config, "crucible_out") or "crucible-results",
@@ -111,6 +120,7 @@ def pytest_configure(config: pytest.Config) -> None:
             controller=worker is None,
             run_id=worker.get("crucible_run_id") if worker else None,
             resume=worker.get("crucible_resume_dir") if worker else config.getoption("crucible_resume"),
+            max_cost=max_cost, invocation=worker.get("crucible_invocation") if worker else None,
             settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed))
         session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
     except (CrucibleError, ValueError) as exc:
@@ -123,7 +133,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SESSION_KEY] = session
     _add_builtin_suite(config, session)
     if session.controller:
-        config.pluginmanager.register(RunRecorder(session), "crucible-recorder")
+        config.pluginmanager.register(RunRecorder(session, config), "crucible-recorder")
+    if any(session.ahead_lane(m) for m in session.models):
+        config.pluginmanager.register(AskAhead(session, config), "crucible-ask-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(session), "crucible-xdist")
 
@@ -143,15 +155,51 @@ def _add_builtin_suite(config: pytest.Config, session: RunSession) -> None:
 
 
 class XdistHooks:
-    """Registered only when xdist is loaded: workers share the controller's run id."""
+    """Registered only when xdist is loaded: workers share the controller's run id (and what else a
+    run's processes share); with provider-backed models each worker is kept a queue deep enough to ask
+    its providers' `concurrency` requests ahead."""
 
     def __init__(self, session: RunSession):
         self.session = session
 
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log):
+        lookahead = self.session.lookahead()
+        if config.getoption("dist", None) != "load" or not lookahead:
+            return None
+        return _ask_ahead_scheduling(config, log, lookahead)
+
     def pytest_configure_node(self, node) -> None:
         node.workerinput["crucible_run_id"] = self.session.run_id
+        node.workerinput["crucible_invocation"] = self.session.invocation
         if self.session.finished or self.session.flags.get("resumed"):
             node.workerinput["crucible_resume_dir"] = str(self.session.out_dir / self.session.run_id)
+
+
+def _ask_ahead_scheduling(config: pytest.Config, log, lookahead: int):
+    """xdist's LoadScheduling (same order, same chunks of consecutive items), except that every worker
+    is kept `lookahead` items queued while items are left: with LoadScheduling's own shrinking refills
+    a worker knows too few of its next items to keep its providers busy near the end of a run."""
+    from xdist.scheduler import LoadScheduling
+
+    class AskAheadScheduling(LoadScheduling):
+        def schedule(self) -> None:
+            first = self.collection is None
+            super().schedule()
+            if first and self.collection:
+                for node in self.nodes:
+                    self.check_schedule(node)
+
+        def check_schedule(self, node, duration: float = 0) -> None:
+            if node.shutting_down:
+                return
+            if not self.pending:
+                node.shutdown()
+                return
+            missing = lookahead - len(self.node2pending[node])
+            if missing > 0:
+                self._send_tests(node, missing)
+
+    return AskAheadScheduling(config, log)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -228,10 +276,81 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = selected
 
 
+class AskAhead:
+    """Registered when a run has provider-backed models: before each item runs, the items after it are
+    asked ahead (scheduler.Prefetcher), so a provider's `concurrency` requests stay in flight with no
+    -n at all. What comes next is pytest's own list (selection, --lf, -k, -m already applied), or under
+    xdist the worker's queue of items the controller sent it; -x stops the asking."""
+
+    def __init__(self, session: RunSession, config: pytest.Config):
+        self.session, self.config = session, config
+        self._entries: dict[str, Upcoming] = {}
+        self._positions: dict[str, int] | None = None
+        self._interactor = next((p for p in config.pluginmanager.get_plugins()
+                                 if hasattr(p, "torun") and hasattr(p, "nextitem_index")), None)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        prefetcher = self.session.prefetch()
+        if item.session.shouldstop or item.session.shouldfail:
+            prefetcher.stop()
+            return
+        prefetcher.advance(self._entry(i) for i in self._upcoming(item, nextitem))
+
+    def pytest_sessionfinish(self) -> None:
+        if self.session.prefetcher is not None:
+            self.session.prefetcher.stop()
+
+    def _upcoming(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[pytest.Item]:
+        items = item.session.items
+        if self._interactor is None:
+            if self._positions is None:
+                self._positions = {it.nodeid: i for i, it in enumerate(items)}
+            yield from itertools.islice(items, self._positions.get(item.nodeid, len(items)), None)
+            return
+        yield item
+        if nextitem is not None:
+            yield nextitem
+        if self.config.getoption("dist", None) == "worksteal":
+            return  # another worker may steal queued items: asking them here would ask them twice
+        with self._interactor.torun.lock() as queue:
+            queued = [i for i in queue if isinstance(i, int)]
+        yield from (items[i] for i in queued)
+
+    def _entry(self, item: pytest.Item) -> Upcoming:
+        entry = self._entries.get(item.nodeid)
+        if entry is None:
+            if isinstance(item, CaseItem):
+                session, case, repeat = self.session, item.crucible_case, item.crucible_repeat
+                model = session.model(item.crucible_model_name)
+                lane = session.ahead_lane(model) if _default_fixtures(item) else None
+                entry = Upcoming(item.nodeid, lane, kind_for(case).exclusive,
+                                 lambda: session.start_ahead(case, model, repeat))
+            else:
+                entry = Upcoming(item.nodeid, None, False, lambda: None)
+            self._entries[item.nodeid] = entry
+        return entry
+
+
+def _default_fixtures(item: pytest.Item) -> bool:
+    """Whether the item asks through this plugin's own fixtures (a conftest may override them: then
+    its own client answers, and nothing may be asked ahead for it)."""
+    try:
+        manager = item.session._fixturemanager
+        return all(getattr(manager.getfixturedefs(name, item)[-1].func, "__module__", None) == "pytest_crucible.fixtures"
+                   for name in ("crucible_result", "crucible_client", "crucible_endpoint", "crucible_lease"))
+    except Exception:  # pytest's fixture internals changed: do not ask ahead
+        return False
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call):
     outcome = yield
     report = outcome.get_result()
+    session = item.config.stash.get(SESSION_KEY, None)
+    if session is not None and session.notes:
+        notes, session.notes[:] = list(session.notes), []
+        report.user_properties.append((NOTES_PROPERTY, notes))
     row = getattr(item, "crucible_row", None)
     if row is not None and not any(k == ROW_PROPERTY for k, _ in report.user_properties):
         report.user_properties.append((ROW_PROPERTY, row.to_dict()))  # plain data: xdist sends it on
@@ -240,18 +359,30 @@ def pytest_runtest_makereport(item: pytest.Item, call):
 
 
 class RunRecorder:
-    """Registered on the controlling process only: one row per item, appended as the item's outcome is known."""
+    """Registered on the controlling process only: one row per item, appended as the item's outcome is
+    known; notes from any process said once."""
 
-    def __init__(self, session: RunSession):
-        self.session = session
+    def __init__(self, session: RunSession, config: pytest.Config):
+        self.session, self.config = session, config
+        self._said: set[str] = set()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)
+        for note in properties.get(NOTES_PROPERTY, ()):
+            if note not in self._said:
+                self._said.add(note)
+                _say(self.config, note)
         row = properties.get(ROW_PROPERTY)
         if row is None or properties.get(RESUMED_PROPERTY):
             return
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self.session.record(Row.from_dict(row))
+
+
+def _say(config: pytest.Config, message: str) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"crucible: {message}", yellow=True)
 
 
 @pytest.hookimpl(optionalhook=True)

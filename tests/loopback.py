@@ -37,12 +37,16 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable, Mapping
 
-__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "TIMINGS_PATH"]
+__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "TIMINGS_PATH",
+           "STATS_PATH"]
 
 _PIECE = re.compile(r"\s*\S{1,4}|\s+$")
 # GET this path for the recorded chat requests' clock readings (a server in another process reports
 # its real send times this way; time.perf_counter() is CLOCK_MONOTONIC, shared by all processes on Linux)
 TIMINGS_PATH = "/_loopback/timings"
+# GET this path for the chat requests in flight now and at most so far, and when the first arrived and
+# the last ended (perf_counter): a server in another process reports what it saw
+STATS_PATH = "/_loopback/stats"
 
 
 def tokenize(text: str) -> list[str]:
@@ -341,6 +345,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == TIMINGS_PATH:  # introspection, not recorded: see LoopbackServer.timings
             self._send_json(200, owner.timings())
             return
+        if self.path == STATS_PATH:
+            self._send_json(200, owner.stats())
+            return
         record = owner._record(self, b"", self.arrived)
         if self._apply_status_fault(owner._take_fault(record.path)):
             return
@@ -382,6 +389,8 @@ class _Handler(BaseHTTPRequestHandler):
                                   code="model_not_found")
             return
         reply = owner._choose_reply(body)
+        owner._flight(+1)
+        self._answering = True
         try:
             if body.get("stream"):
                 self._stream(body, reply, fault, arrived, record)
@@ -389,6 +398,15 @@ class _Handler(BaseHTTPRequestHandler):
                 self._complete(body, reply, arrived)
         except _ClientGone:
             self.close_connection = True
+        finally:
+            self._answered()
+
+    def _answered(self) -> None:
+        """The request is no longer in flight. Called before the bytes that end the answer are written:
+        a client that got them may send its next request before this thread runs again."""
+        if self._answering:
+            self._answering = False
+            self.server.owner._flight(-1)
 
     def _authorised(self) -> bool:
         key = self.server.owner.api_key
@@ -474,10 +492,13 @@ class _Handler(BaseHTTPRequestHandler):
             sent += 1
         if breaks and sent <= fault.after:
             return self._break_stream(fault)
+        if not include_usage or usage is None:
+            self._answered()
         self._send_event(chunk({}, reply.effective_finish_reason))
         if include_usage and usage is not None:
             final = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
                      "choices": [], "usage": usage}
+            self._answered()
             self._send_event(final)
         self._send_event("[DONE]")
         if fault is not None and fault.kind == "hold_open":
@@ -523,6 +544,7 @@ class _Handler(BaseHTTPRequestHandler):
         usage = self._usage(body, reply, deltas)
         if usage is not None:
             payload["usage"] = usage
+        self._answered()
         self._send_json(200, payload)
 
 
@@ -570,6 +592,9 @@ class LoopbackServer:
         self._rules: list[Rule] = []
         self._default: Reply = Reply("ok")
         self._handler: Callable[[dict], Reply | str | None] | None = None
+        self.in_flight = 0       # chat requests being answered now
+        self.max_in_flight = 0   # ... and the most at once (reset() starts over)
+        self.last_done: float | None = None  # perf_counter when the last answer was written
         self.script(rules=rules, default=default, handler=handler)
 
     # ---- life cycle
@@ -690,10 +715,20 @@ class LoopbackServer:
             self._faults.clear()
 
     def reset(self) -> None:
-        """Forget recorded requests and queued faults (the script stays)."""
+        """Forget recorded requests, queued faults and the in-flight peak (the script stays)."""
         with self._lock:
             self._requests.clear()
             self._faults.clear()
+            self.max_in_flight = self.in_flight
+            self.last_done = None
+
+    def stats(self) -> dict[str, Any]:
+        """Chat requests: how many, in flight now and at most, first arrival and last end (perf_counter)."""
+        chats = self.chat_requests
+        with self._lock:
+            return {"chat_count": len(chats), "in_flight": self.in_flight, "max_in_flight": self.max_in_flight,
+                    "first_received": min((r.received_at for r in chats), default=None),
+                    "last_done": self.last_done, "prompts": [_last_user_text(r.body) for r in chats]}
 
     # ---- what was received
     @property
@@ -740,6 +775,13 @@ class LoopbackServer:
         with self._lock:
             self._requests.append(record)
         return record
+
+    def _flight(self, change: int) -> None:
+        with self._lock:
+            self.in_flight += change
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            if change < 0:
+                self.last_done = time.perf_counter()
 
     def _take_fault(self, path: str) -> Fault | None:
         with self._lock:

