@@ -15,6 +15,7 @@ from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir
 from . import importers, sandbox
 from .errors import CrucibleError, InputError
 from .kinds import RunSettings, kind_for
+from .progress import Progress
 from .row import Row
 from .scheduler import Upcoming
 from .session import RunSession
@@ -26,6 +27,7 @@ SESSION_KEY = pytest.StashKey[RunSession]()
 ROW_PROPERTY = "crucible_row"
 RESUMED_PROPERTY = "crucible_resumed"  # the row came from the run being resumed: not recorded again
 NOTES_PROPERTY = "crucible_notes"      # messages for the terminal from the process that ran the item
+IN_FLIGHT_PROPERTY = "crucible_in_flight"  # (process, {model: requests in flight}) when the item ended
 
 MARKER_HELP = {
     "coding": "code written by the model, run against tests in a sandbox",
@@ -351,6 +353,9 @@ def pytest_runtest_makereport(item: pytest.Item, call):
     if session is not None and session.notes:
         notes, session.notes[:] = list(session.notes), []
         report.user_properties.append((NOTES_PROPERTY, notes))
+    if session is not None and call.when == "teardown":
+        worker = getattr(item.config, "workerinput", {}).get("workerid", "main")
+        report.user_properties.append((IN_FLIGHT_PROPERTY, (worker, session.in_flight())))
     row = getattr(item, "crucible_row", None)
     if row is not None and not any(k == ROW_PROPERTY for k, _ in report.user_properties):
         report.user_properties.append((ROW_PROPERTY, row.to_dict()))  # plain data: xdist sends it on
@@ -360,11 +365,28 @@ def pytest_runtest_makereport(item: pytest.Item, call):
 
 class RunRecorder:
     """Registered on the controlling process only: one row per item, appended as the item's outcome is
-    known; notes from any process said once."""
+    known; notes from any process said once; a progress line per model now and then (not under -q)."""
 
     def __init__(self, session: RunSession, config: pytest.Config):
         self.session, self.config = session, config
+        self.progress = Progress()
         self._said: set[str] = set()
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self._expect(item.crucible_model_name for item in session.items if isinstance(item, CaseItem))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
+        # the controller collects nothing itself: every worker sends the same ids
+        self._expect(self.session.model_of_item_id(i) for i in ids)
+
+    def _expect(self, models) -> None:
+        counts: dict[str, int] = {}
+        for model in models:
+            if model is not None:
+                counts[model] = counts.get(model, 0) + 1
+        for model, total in counts.items():
+            self.progress.expect(model, total)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)
@@ -372,17 +394,31 @@ class RunRecorder:
             if note not in self._said:
                 self._said.add(note)
                 _say(self.config, note)
+        if IN_FLIGHT_PROPERTY in properties:
+            process, counts = properties[IN_FLIGHT_PROPERTY]
+            self.progress.in_flight[process] = counts
         row = properties.get(ROW_PROPERTY)
-        if row is None or properties.get(RESUMED_PROPERTY):
+        if row is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
             return
-        if report.when == "call" or (report.when == "setup" and not report.passed):
-            self.session.record(Row.from_dict(row))
+        row = Row.from_dict(row)
+        if not properties.get(RESUMED_PROPERTY):
+            self.session.record(row)
+        last = self.progress.record(row)
+        if self.config.get_verbosity() >= 0 and (last or self.progress.due()):
+            for line in self.progress.lines([row.model] if last and not self.progress.due() else None):
+                _say(self.config, line, yellow=False)
 
 
-def _say(config: pytest.Config, message: str) -> None:
+def _say(config: pytest.Config, message: str, yellow: bool = True) -> None:
+    """A line of its own in pytest's output, also amid a line of progress letters (xdist prints those
+    without the file name pytest itself would end the line for)."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"crucible: {message}", yellow=True)
+    if reporter is None:
+        return
+    writer = getattr(reporter, "_tw", None)
+    if not reporter.currentfspath and writer is not None and writer.width_of_current_line:
+        reporter.write("\n")
+    reporter.write_line(f"crucible: {message}", yellow=yellow, bold=not yellow)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -81,6 +81,16 @@ class RunSession:
     def model(self, name: str) -> ModelSpec:
         return self.config.models[name]
 
+    def model_of_item_id(self, nodeid: str) -> str | None:
+        """The model of an item from its id (`...::CASE[model]` or `[model-rK]`), or None."""
+        if not nodeid.endswith("]") or "[" not in nodeid:
+            return None
+        param = nodeid[nodeid.rindex("[") + 1:-1]
+        if param in self.config.models:
+            return param
+        base, _, repeat = param.rpartition("-r")
+        return base if repeat.isdigit() and base in self.config.models else None
+
     def claim_case_id(self, case: Case) -> str | None:
         """Record a case id; return where it was first defined if it is a duplicate."""
         first = self._seen_ids.setdefault(case.id, f"{case.file}:{case.line}")
