@@ -68,10 +68,10 @@ def test_a_provider_gets_its_concurrency_with_no_xdist(project, loopback):
     result = run(project, "-v")
     elapsed = time.monotonic() - started
     result.assert_outcomes(passed=N)
-    assert loopback.max_in_flight == CONCURRENCY
+    assert CONCURRENCY - 1 <= loopback.max_in_flight <= CONCURRENCY
     serial = N * DELAY
     phase = loopback.last_done - min(r.received_at for r in loopback.chat_requests)
-    assert phase < serial / 3, (phase, elapsed)      # ideal: serial / 8
+    assert phase < serial / 2, (phase, elapsed)      # ideal: serial / 8; one at a time: serial
     # pytest's order and ids are the collection's, whatever order the answers came back in
     ran = [line.split()[0] for line in result.outlines if " PASSED" in line]
     assert ran == [f"math/many_cases.py::C{i:02d}[m1]" for i in range(N)]

@@ -1,13 +1,13 @@
 """The speed part of the report: per-model medians over speed items, the concurrency sweep, goodput.
 
-Pure functions of result rows (`row.Row`, and the run's SLO), so a serial run, an xdist run and `crucible report`
-on a saved rows.jsonl agree. `report.aggregate` calls `speed_section`, `goodput` and `accuracy_timings`
+Pure functions of result rows (read as `row.Row`, whether given as records or their dicts) and the run's
+SLO, so a serial run, an xdist run and `crucible report` on a saved rows.jsonl agree. `report.aggregate` calls `speed_section`, `goodput` and `accuracy_timings`
 per model; `render_markdown` / `render_terminal` call the two renderers below.
 """
 
 from __future__ import annotations
 
-from ..row import Row
+from ..row import Row, as_rows
 from .metrics import median, spread
 from .settings import SLO_KEYS
 
@@ -29,14 +29,14 @@ def _median_of(row: Row, key: str):
     return cell.get("median")
 
 
-def speed_section(rows: list[Row]) -> dict | None:
+def speed_section(rows) -> dict | None:
     """`models.<name>.speed` of report.json, or None when no speed item produced a measurement.
 
     The contract values are medians over the single-stream speed items (each item contributes its own
     median over its repeats); `prefill_tps` only over items whose prompt has at least
     PREFILL_MIN_PROMPT_TOKENS tokens (all items when none has). `samples` counts the measured requests
     behind them; the concurrency sweep is reported under `concurrency`."""
-    measured = _speed_rows(rows)
+    measured = _speed_rows(as_rows(rows))
     if not measured:
         return None
     single = [r for r in measured if _concurrency(r) == 1]
@@ -113,13 +113,13 @@ def _busy(host: dict | None) -> float | None:
     return round(per_cpu, 2) if per_cpu > 1 else None
 
 
-def goodput(rows: list[Row], slo: dict | None) -> dict | None:
+def goodput(rows, slo: dict | None) -> dict | None:
     """Correct goodput: of the accuracy requests that were graded (passed + failed), the share that was
     both correct and within every latency target. None without targets. A target whose metric the
     request lacks (e.g. no answer token) counts as missed."""
     if not slo:
         return None
-    graded = [r for r in rows if r.category != "speed" and r.outcome in ("passed", "failed")]
+    graded = [r for r in as_rows(rows) if r.category != "speed" and r.outcome in ("passed", "failed")]
     good = within = 0
     missed = {key: 0 for key in slo}
     for row in graded:
@@ -139,9 +139,9 @@ def goodput(rows: list[Row], slo: dict | None) -> dict | None:
             "within_slo": within, "n": n, "rate": round(good / n, 4) if n else None, "missed": missed}
 
 
-def accuracy_timings(rows: list[Row]) -> dict | None:
+def accuracy_timings(rows) -> dict | None:
     """Medians of the timings recorded on accuracy rows (the same request that was graded)."""
-    timed = [r.timings or {} for r in rows if r.category != "speed" and r.outcome in ("passed", "failed")]
+    timed = [r.timings or {} for r in as_rows(rows) if r.category != "speed" and r.outcome in ("passed", "failed")]
     if not timed:
         return None
     out = {k: median([t.get(k) for t in timed], 6 if k.endswith("_s") else 3)
