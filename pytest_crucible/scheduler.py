@@ -31,7 +31,7 @@ from .errors import CostCapReached
 from .locks import SlotPool, exclusive, lock_root
 from .row import COST_CAP_PREFIX
 
-SLOT_POLL_S = 0.005        # how often a request waiting for another process's slot looks again
+SLOT_POLL_S = 0.005        # how often the request waiting for another process's slot looks again
 RATE_LIMIT_STATUS = (429, 503)
 
 
@@ -50,30 +50,44 @@ class ProviderLane:
         self._cond = threading.Condition()
         self._pause_until = 0.0
         self._round = 0              # bumped by each decrease: a 429 from an older round decreases nothing
+        self._polling = False        # one waiting request looks for a slot another process gave back
         self._told = False
         self._local = threading.local()
 
     def acquire(self) -> tuple[int | None, float]:
-        """Wait for room (and a slot); returns (slot, seconds waited on a rate-limit pause)."""
+        """Wait for room (and a slot); returns (slot, seconds waited on a rate-limit pause). While other
+        processes hold every slot, one waiting request looks again every SLOT_POLL_S; the rest sleep
+        until a request of this process ends or the looking one got its slot."""
         paused = 0.0
+        polling = False
         with self._cond:
-            while True:
-                now = time.monotonic()
-                if now < self._pause_until:
-                    self._cond.wait(self._pause_until - now)
-                    paused += time.monotonic() - now
-                    continue
-                allowed = max(1, int(self.limit))
-                if self.in_flight < allowed:
+            try:
+                while True:
+                    now = time.monotonic()
+                    if now < self._pause_until:
+                        self._cond.wait(self._pause_until - now)
+                        paused += time.monotonic() - now
+                        continue
+                    allowed = max(1, int(self.limit))
+                    if self.in_flight >= allowed:
+                        self._cond.wait()
+                        continue
                     slot = self.slots.try_take(allowed) if self.slots is not None else None
-                    if self.slots is None or slot is not None:
-                        self.in_flight += 1
-                        self.peak = max(self.peak, self.in_flight)
-                        self._local.round = self._round
-                        return slot, paused
-                    self._cond.wait(SLOT_POLL_S)  # another process holds the slots: look again soon
-                else:
-                    self._cond.wait()
+                    if self.slots is not None and slot is None:
+                        if self._polling and not polling:
+                            self._cond.wait()
+                        else:
+                            self._polling = polling = True
+                            self._cond.wait(SLOT_POLL_S)
+                        continue
+                    self.in_flight += 1
+                    self.peak = max(self.peak, self.in_flight)
+                    self._local.round = self._round
+                    return slot, paused
+            finally:
+                if polling:
+                    self._polling = False
+                    self._cond.notify_all()
 
     def release(self, slot: int | None, ok: bool) -> None:
         with self._cond:
