@@ -1,6 +1,6 @@
 """Provider concurrency, resume after SIGKILL and the cost cap, measured side by side in one run.
 
-    python benchmarks/concurrency.py [--items 256] [--delay 1.0] [--concurrency 16]
+    python benchmarks/concurrency.py [--items 256] [--delay 1.0] [--concurrency 16] [--rounds 3]
 
 A loopback OpenAI-compatible server (tests/loopback.py, in its own process) answers every request after
 `--delay` seconds and counts the requests in flight. Against it:
@@ -11,6 +11,9 @@ A loopback OpenAI-compatible server (tests/loopback.py, in its own process) answ
    (launching pytest to the first request) and the peak RSS of the pytest process;
 2. the same with `-n 2` (peak RSS of the controlling process only);
 3. the same requests from a bare `openai.AsyncOpenAI` and an asyncio semaphore of `concurrency`;
+Each of 1-3 runs `--rounds` times; the table shows medians (the most in flight and the peak RSS: the
+largest seen).
+
 4. a run SIGKILLed after about half its rows, then `--crucible-resume`: distinct rows, duplicates, and
    requests repeated for rows written before the kill;
 5. `--crucible-max-cost 0.01` against priced requests: the recorded cost, the cap, one in-flight batch's
@@ -32,6 +35,7 @@ import json
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -240,6 +244,21 @@ def cost_run(args, cap: float = 0.01) -> dict:
             "batch_worst": batch, "within": cap - batch <= spent <= cap}
 
 
+def summarise(results: list[dict]) -> dict:
+    """Medians over the rounds; the most in flight and the peak RSS: the largest seen."""
+    out = {}
+    for key in results[0]:
+        values = [r[key] for r in results if r[key] is not None]
+        if not values:
+            out[key] = None
+        elif key in ("max_in_flight", "peak_rss_mb"):
+            out[key] = max(values)
+        else:
+            out[key] = statistics.median(values)
+    out["ratios"] = [round(r["ratio"], 3) for r in results]
+    return out
+
+
 def ideal(args) -> float:
     return args.items * args.delay / args.concurrency
 
@@ -249,18 +268,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--items", type=int, default=256)
     parser.add_argument("--delay", type=float, default=1.0)
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     print(f"{args.items} items, each answered after {args.delay:g} s, provider concurrency {args.concurrency}: "
           f"ideal request phase {ideal(args):.1f} s; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     warm_up(args)
-    runs = {"crucible": concurrency_run(args), "crucible -n 2": concurrency_run(args, "-n", "2"),
-            "AsyncOpenAI + semaphore": bare_openai_run(args)}
+    runs = {"crucible": lambda: concurrency_run(args), "crucible -n 2": lambda: concurrency_run(args, "-n", "2"),
+            "AsyncOpenAI + semaphore": lambda: bare_openai_run(args)}
+    runs = {name: summarise([run() for _ in range(args.rounds)]) for name, run in runs.items()}
     print(f"\n{'':<26}{'phase s':>9}{'ratio':>8}{'in flight':>11}{'requests':>10}{'graded':>8}"
-          f"{'start-up s':>12}{'(CPU s)':>9}{'peak RSS MB':>13}")
+          f"{'start-up s':>12}{'(CPU s)':>9}{'peak RSS MB':>13}   ratio of each round")
     for name, r in runs.items():
-        print(f"{name:<26}{r['phase_s']:>9.2f}{r['ratio']:>8.3f}{r['max_in_flight']:>11}{r['requests']:>10}"
-              f"{r.get('graded', '-'):>8}{_num(r.get('startup_s'), 2):>12}{_num(r.get('startup_cpu_s'), 2):>9}"
-              f"{_num(r.get('peak_rss_mb'), 1):>13}")
+        print(f"{name:<26}{r['phase_s']:>9.2f}{r['ratio']:>8.3f}{r['max_in_flight']:>11}{r['requests']:>10g}"
+              f"{_num(r.get('graded'), 0):>8}{_num(r.get('startup_s'), 2):>12}{_num(r.get('startup_cpu_s'), 2):>9}"
+              f"{_num(r.get('peak_rss_mb'), 1):>13}   {' '.join(map(str, r['ratios']))}")
     print("targets: ratio <= 1.06 (with and without -n), in flight <= concurrency, start-up <= 3 s, "
           "peak RSS <= 120 MB. Start-up CPU s: what the pytest process itself used until the first "
           "request (the wall time on a busy machine is more).")

@@ -552,6 +552,7 @@ class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = False
     block_on_close = True
     allow_reuse_address = True
+    request_queue_size = 128  # many clients connecting at once (the default 5 drops some)
 
     def __init__(self, address: tuple[str, int], owner: "LoopbackServer") -> None:
         self.owner = owner
