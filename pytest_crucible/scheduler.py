@@ -27,12 +27,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from .errors import CostCapReached
+from .errors import CostCapReached, CrucibleError
 from .locks import SlotPool, exclusive, lock_root
 from .row import COST_CAP_PREFIX
 
 SLOT_POLL_S = 0.005        # how often the request waiting for another process's slot looks again
 RATE_LIMIT_STATUS = (429, 503)
+
+
+class LaneClosed(CrucibleError):
+    """The run is over: a request still waiting for its turn is not sent."""
 
 
 class ProviderLane:
@@ -51,6 +55,7 @@ class ProviderLane:
         self._pause_until = 0.0
         self._round = 0              # bumped by each decrease: a 429 from an older round decreases nothing
         self._polling = False        # one waiting request looks for a slot another process gave back
+        self._closed = False
         self._told = False
         self._local = threading.local()
 
@@ -63,6 +68,8 @@ class ProviderLane:
         with self._cond:
             try:
                 while True:
+                    if self._closed:
+                        raise LaneClosed(f"the run ended before a request to provider {self.name} was sent")
                     now = time.monotonic()
                     if now < self._pause_until:
                         self._cond.wait(self._pause_until - now)
@@ -88,6 +95,12 @@ class ProviderLane:
                 if polling:
                     self._polling = False
                     self._cond.notify_all()
+
+    def close(self) -> None:
+        """No more requests: those still waiting for their turn give up (LaneClosed)."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
 
     def release(self, slot: int | None, ok: bool) -> None:
         with self._cond:

@@ -120,7 +120,7 @@ class RunSession:
 
     def run_item(self, case: Case, model: ModelSpec, client, repeat: int = 1, key: str | None = None) -> Row:
         """Ask and grade one item; always a finished row (see runner.run_item). An item asked ahead
-        under `key` (see `ask_ahead`) takes that answer."""
+        under `key` (see `start_ahead`) takes that answer."""
         from .runner import run_case, run_item
         ahead = self.prefetcher.take(key) if self.prefetcher is not None and key is not None else None
         if ahead is not None:
@@ -216,8 +216,10 @@ class RunSession:
         return sorted({p.api_key_env for p in self.config.providers.values() if p.api_key_env})
 
     def close(self) -> None:
-        """Stop asking ahead, close this process's clients (their connection pools) and, on the
-        controller, remove the cost ledger."""
+        """Stop asking ahead (requests still waiting for their turn are not sent), close this process's
+        clients (their connection pools) and, on the controller, remove the cost ledger."""
+        for lane in self._lanes.values():
+            lane.close()
         if self.prefetcher is not None:
             self.prefetcher.stop()
         clients, self._clients = list(self._clients.values()), {}

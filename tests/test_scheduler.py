@@ -12,7 +12,8 @@ from pytest_crucible.client import ChatClient
 from pytest_crucible.config import ModelSpec, Provider
 from pytest_crucible.errors import CostCapReached
 from pytest_crucible.locks import SlotPool
-from pytest_crucible.scheduler import CostLedger, Prefetcher, ProviderLane, ScheduledClient, Upcoming
+from pytest_crucible.scheduler import (CostLedger, LaneClosed, Prefetcher, ProviderLane, ScheduledClient,
+                                       Upcoming)
 
 
 @pytest.fixture(autouse=True)
@@ -71,6 +72,18 @@ def test_rate_limit_halves_once_per_round_and_success_climbs_back():
     assert lane.limit == pytest.approx(climbed / 2)
     assert notes == ["provider p is rate-limiting (HTTP 429): at most 4 requests at once now (was 8); "
                      "not counted against the model"]
+
+
+def test_a_closed_lane_sends_nothing_more():
+    lane = ProviderLane("p", 1)
+    slot, _ = lane.acquire()
+    failed = []
+    waiting = threading.Thread(target=lambda: failed.append(pytest.raises(LaneClosed, lane.acquire)))
+    waiting.start()
+    time.sleep(0.05)
+    lane.close()
+    waiting.join(2)
+    assert failed and not waiting.is_alive() and lane.in_flight == 1
 
 
 def test_retry_after_pauses_every_new_request():
