@@ -119,8 +119,10 @@ def test_scheduled_client_records_cost_and_pause(loopback, tmp_path):
     with ChatClient(loopback.base_url, model_id="loopback-model") as chat:
         client = ScheduledClient(chat, model, lane, ledger)
         lane.throttled(429, 0.2)
+        started = time.monotonic()
         response = client.chat([{"role": "user", "content": "hi"}], max_tokens=8)
-    assert response.waits_s >= 0.19
+    # the pause counts from when the request asked for its turn (after booking its cost)
+    assert 0.1 < response.waits_s <= 0.21 and time.monotonic() - started >= 0.19
     assert ledger.spent() == pytest.approx(model.cost(response.usage.prompt_tokens, response.usage.completion_tokens))
     assert ledger._read()["reserved"]["p"] == pytest.approx(0.0)
 
