@@ -61,7 +61,7 @@ def _load(args):
 def _cmd_cases_list(args) -> int:
     cases = _load(args)
     for case in cases:
-        print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader['type']:<10} "
+        print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader.get('type', case.category):<10} "
               f"{case.file}:{case.line}")
     counts = Counter(c.category for c in cases)
     hard = sum(c.hard for c in cases)
