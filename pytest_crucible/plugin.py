@@ -235,11 +235,6 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     return CaseFile.from_parent(parent, path=file_path)
 
 
-def item_params(session: RunSession, model: str, repeat: int) -> str:
-    """What an item's id carries in brackets: `model`, or `model-rK` with --crucible-repeats."""
-    return model if session.repeats == 1 else f"{model}-r{repeat}"
-
-
 class CaseCollector:
     """Collects a case file (or an imported benchmark's data): one item per case x model x repeat."""
 
@@ -267,7 +262,7 @@ class CaseCollector:
         for case in cases:
             for model in session.models:
                 for repeat in range(1, session.repeats + 1):
-                    name = f"{case.id}[{item_params(session, model.name, repeat)}]"
+                    name = f"{case.id}[{session.item_params(model.name, repeat)}]"
                     if self._wanted(name):
                         yield CaseItem.from_parent(self, name=name, case=case, model_name=model.name,
                                                    repeat=repeat)
@@ -335,7 +330,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if session is None or MODEL_FIXTURE not in metafunc.fixturenames:
         return
     runs = [(m.name, r) for m in session.models for r in range(1, session.repeats + 1)]
-    metafunc.parametrize(MODEL_FIXTURE, runs, indirect=True, ids=[item_params(session, *run) for run in runs])
+    metafunc.parametrize(MODEL_FIXTURE, runs, indirect=True, ids=[session.item_params(*run) for run in runs])
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -536,7 +531,8 @@ class RunRecorder:
         self._said: set[str] = set()
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self._expect(item.crucible_model_name for item in session.items if isinstance(item, CaseItem))
+        # case items and users' checks: every item that ends in a row
+        self._expect(getattr(item, "crucible_model_name", None) for item in session.items)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:

@@ -44,6 +44,7 @@ class RunSession:
         self.flags: dict = {}
         self._clients: dict[str, object] = {}
         self._seen_ids: dict[str, str] = {}
+        self._models_by_params: dict[str, str] | None = None
         self.report: dict | None = None
         self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
         # --crucible-resume: the finished rows of the run being continued, by resume key
@@ -81,15 +82,19 @@ class RunSession:
     def model(self, name: str) -> ModelSpec:
         return self.config.models[name]
 
+    def item_params(self, model: str, repeat: int) -> str:
+        """What an item's id carries in brackets: `model`, or `model-rK` with --crucible-repeats."""
+        return model if self.repeats == 1 else f"{model}-r{repeat}"
+
     def model_of_item_id(self, nodeid: str) -> str | None:
-        """The model of an item from its id (`...::CASE[model]` or `[model-rK]`), or None."""
+        """The model of an item (a case's or a user's check's) from its id, read back from the brackets
+        `item_params` wrote; None for an item of no model."""
         if not nodeid.endswith("]") or "[" not in nodeid:
             return None
-        param = nodeid[nodeid.rindex("[") + 1:-1]
-        if param in self.config.models:
-            return param
-        base, _, repeat = param.rpartition("-r")
-        return base if repeat.isdigit() and base in self.config.models else None
+        if self._models_by_params is None:
+            self._models_by_params = {self.item_params(m.name, r): m.name
+                                      for m in self.models for r in range(1, self.repeats + 1)}
+        return self._models_by_params.get(nodeid[nodeid.rindex("[") + 1:-1])
 
     def claim_case_id(self, case: Case) -> str | None:
         """Record a case id; return where it was first defined if it is a duplicate."""

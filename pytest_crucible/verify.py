@@ -662,13 +662,10 @@ def _make_sandbox(allow_unsandboxed: bool):
 def _code_grade(case: Case, content: str, box):
     """Grade a code reply through the code grader, in `box`. A CaseError (the case's own tests or
     setup broke) propagates and is reported as a problem of the case."""
-    from .graders import Grade, grade, grader_module
+    from .graders import Grade
+    from .graders.code import extract_code, run_code
 
-    module = grader_module("code")
-    run_code, extract = getattr(module, "run_code", None), getattr(module, "extract_code", None)
-    if run_code is None or extract is None:  # a grader without the sandbox hook: its own default sandbox
-        return grade(case, Response(content=content, finish_reason="stop"))
-    code = extract(content, case.grader["entry_point"])
+    code = extract_code(content, case.grader["entry_point"])
     if code is None:
         return Grade(passed=False, reason="no code in response")
     return run_code(case, code, sandbox=box)

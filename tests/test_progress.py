@@ -9,6 +9,7 @@ from loopback import Reply
 from pytest_crucible import progress as progress_module
 from pytest_crucible.progress import Progress
 from pytest_crucible.row import Row
+from pytest_crucible.session import RunSession
 
 
 class Clock:
@@ -54,12 +55,34 @@ def test_the_run_prints_progress_and_is_quiet_under_q(pytester, loopback):
     pytester.makefile(".cases.yaml", few="cases:\n" + "".join(
         f"  - {{id: P{i}, category: math, difficulty: easy, prompt: 'p{i}', grader: {{type: numeric, answer: 1}}}}\n"
         for i in range(6)))
+    pytester.makepyfile(test_mine="def test_mine(crucible_model):\n    assert crucible_model.name == 'm1'\n")
     loopback.script(default=Reply("Answer: 1"))
-    args = ("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "few.cases.yaml")
+    # a user's check ends in a row too: it counts, with -n and without
+    args = ("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "few.cases.yaml", "test_mine.py")
     result = pytester.runpytest_subprocess(*args)
-    result.stdout.fnmatch_lines(["crucible: m1: 6/6 done (6 passed, 0 failed, 0 errors, 0 skipped), $0.0000, "
+    result.stdout.fnmatch_lines(["crucible: m1: 7/7 done (7 passed, 0 failed, 0 errors, 0 skipped), $0.0000, "
                                  "0 in flight, ETA done"])
     quiet = pytester.runpytest_subprocess(*args, "-q")
-    assert "6/6 done" not in quiet.stdout.str()
+    assert "7/7 done" not in quiet.stdout.str()
     spread = pytester.runpytest_subprocess(*args, "-n", "2")
-    spread.stdout.fnmatch_lines(["crucible: m1: 6/6 done (6 passed*ETA done"])
+    spread.stdout.fnmatch_lines(["crucible: m1: 7/7 done (7 passed*ETA done"])
+
+
+def test_an_items_model_is_read_back_from_the_id_the_plugin_wrote(tmp_path):
+    (tmp_path / "models.yaml").write_text(textwrap.dedent("""\
+        providers:
+          p: {base_url: "http://127.0.0.1:9/v1"}
+        models:
+          - {name: a, provider: p, model_id: a}
+          - {name: a-r2, provider: p, model_id: b}
+        """))
+    for repeats in (1, 3):
+        session = RunSession(models="all", config_path=str(tmp_path / "models.yaml"), repeats=repeats,
+                             controller=False)
+        ids = {f"crucible/math/x.cases.yaml::MA1[{session.item_params(m, r)}]": m
+               for m in ("a", "a-r2") for r in range(1, repeats + 1)}
+        assert len(ids) == 2 * repeats
+        assert {i: session.model_of_item_id(i) for i in ids} == ids
+        assert session.model_of_item_id("test_x.py::test_plain") is None
+        assert session.model_of_item_id("test_x.py::test_p[a-r9]") is None
+    assert session.item_params("a-r2", 2) == "a-r2-r2"
