@@ -98,7 +98,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             cli="--config", metavar="PATH"),
     Setting("out", "folder for run results; each run writes DIR/<run-id>/ and DIR/latest points at it",
             default="crucible-results", metavar="DIR"),
-    Setting("profile", "case selection: full, smoke, quick, hard, or a profile from models.yaml", metavar="NAME"),
+    Setting("profile", "case selection: full, smoke, quick, standard, coding, hard, or a profile from models.yaml",
+            cli="--profile", metavar="NAME"),
     Setting("repeats", "ask every case N times (each answer is scored)", kind="int", default=1, metavar="N"),
     Setting("seed", "re-roll every case family with this seed (default: the suite's fixed seed), to check a "
             "score for memorisation", kind="int", cli="--seed", metavar="N"),
