@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--categories", help="comma-separated categories")
     p.add_argument("--seed", type=int, help="re-roll every case family with this seed (as --crucible-seed)")
     p.add_argument("--import", dest="imports", action="append", metavar="NAME",
-                   help="also verify an imported public benchmark (e.g. humaneval)")
+                   help="also verify an imported public benchmark (e.g. humaneval, bfcl)")
     p.add_argument("--allow-unsandboxed", action="store_true",
                    help="run reference code without bubblewrap (not isolated)")
     p.add_argument("-v", "--verbose", action="store_true", help="print progress lines")

@@ -70,7 +70,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--no-builtin-cases", action="store_true", default=False,
                     help="collect only the case files given on the command line, not the built-in suite")
     group.addoption("--crucible-import", dest="crucible_imports", action="append", default=[], metavar="NAME",
-                    help="add a public benchmark read from its installed package (humaneval)")
+                    help="add a public benchmark read from its installed package (humaneval, bfcl, or one "
+                    "another package registers)")
     group.addoption("--allow-unsandboxed", action="store_true", default=False,
                     help="run model-written code without bubblewrap when bwrap is missing (NOT isolated; "
                     "the report says so)")
@@ -100,7 +101,8 @@ def pytest_configure(config: pytest.Config) -> None:
         speed = speed_settings.build(
             bandwidth=_option(config, "crucible_bandwidth"), slo=_option(config, "crucible_slo"),
             warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
-        session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
+        session.import_sources = {path.resolve(): name for name in config.getoption("crucible_imports")
+                                  for path in importers.import_files(name)}
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     speed_settings.configure(speed)  # this process's speed runner reads it
@@ -158,7 +160,7 @@ class CaseFile(pytest.File):
         session = self.config.stash[SESSION_KEY]
         imported = session.import_sources.get(self.path.resolve())
         try:
-            cases = importers.load_import(imported) if imported else load_case_file(self.path, session.seed)
+            cases = importers.load_import(imported, self.path) if imported else load_case_file(self.path, session.seed)
         except InputError as exc:
             raise self.CollectError(str(exc)) from None
         for case in cases:
