@@ -650,6 +650,12 @@ def _compare_with_grader(spec: dict, derived: Any) -> str | None:
     return f"answers cannot be compared with a {kind} grader"
 
 
+def _same_pattern(derived: dict, pattern: dict) -> bool:
+    """A solver may print a matcher where the reply's text is free (a title containing a word): the
+    grader's own pattern fits, as does any value it accepts."""
+    return json.dumps(derived, sort_keys=True) == json.dumps(pattern, sort_keys=True)
+
+
 def _compare_with_tool_calls(spec: dict, derived: Any) -> str | None:
     """A tool_calls solver prints the calls the reply must make (a list, or {"calls": [...]}), each
     {name, arguments}; for a case that expects no call, what the answer must hold ({"answer": [...]}
@@ -671,10 +677,8 @@ def _compare_with_tool_calls(spec: dict, derived: Any) -> str | None:
     got = [c for c in _as_list(parts.get("calls")) if isinstance(c, dict) and isinstance(c.get("name"), str)]
     want = spec.get("calls") or []
     exact, same = spec.get("arguments_match", "subset") == "exact", comparer(spec)
-    # a solver may print a matcher where the reply's text is free (a title containing a word): the same
-    # pattern as the grader's fits as well as any value it accepts
-    fit = [[json.dumps(c, sort_keys=True) == json.dumps(w, sort_keys=True)
-            or call_problem(w, c["name"], c.get("arguments") or {}, exact, same) is None for c in got] for w in want]
+    fit = [[_same_pattern(c, w) or call_problem(w, c["name"], c.get("arguments") or {}, exact, same) is None
+            for c in got] for w in want]
     strict = spec.get("order") == "strict"
     matched = [i if i < len(got) and fit[i][i] else None for i in range(len(want))] if strict else \
         matchers.assign(fit)
@@ -717,7 +721,8 @@ def _compare_with_trace(spec: dict, derived: Any) -> str | None:
         got = [c for c in _as_list(parts["calls"]) if isinstance(c, dict)]
         unmatched = list(want)
         for call in got:
-            hit = next((w for w in unmatched if call_fits(w, call.get("name"), call.get("arguments") or {})), None)
+            hit = next((w for w in unmatched if _same_pattern(call, w)
+                        or call_fits(w, call.get("name"), call.get("arguments") or {})), None)
             if hit is None:
                 return f"the solver derives the call {json.dumps(call)}, which the grader's calls do not require"
             unmatched.remove(hit)
