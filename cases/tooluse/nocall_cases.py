@@ -154,7 +154,7 @@ print(json.dumps({"values": {"Day:": day, "High:": round(best["high_c"] * 1.8 + 
 
 def _date_arithmetic(rng: random.Random) -> dict:
     start = date(2026, 1, 1) + timedelta(days=rng.randrange(300))
-    gap = rng.choice([100, 150, 200, 250, 1000])
+    gap = rng.choice([200, 250, 300, 1000])
     end = start + timedelta(days=gap)
     tools = [function_tool("list_events", "The events in the user's calendar on a date.", {"date": {"type": "string"}}, ["date"]),
              function_tool("create_event", "Add an event.", {"title": {"type": "string"}, "date": {"type": "string"}},
@@ -174,7 +174,7 @@ names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Su
 print(json.dumps({"values": {"Weekday:": names[day.weekday()], "Date:": day.isoformat()}}))
 '''
     off = end + timedelta(days=1)
-    return {"difficulty": "hard" if gap >= 200 else "medium", "prompt": prompt, "tools": tools, "solver": solver,
+    return {"difficulty": "hard", "prompt": prompt, "tools": tools, "solver": solver,
             "answer": {"values": {"Weekday:": DAYS[end.weekday()], "Date:": end.isoformat()},
                        "decoys": [off.isoformat(), DAYS[off.weekday()], (end - timedelta(days=1)).isoformat()]},
             "reference": f"Weekday: {DAYS[end.weekday()]}\nDate: {end.isoformat()}",
