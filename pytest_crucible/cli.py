@@ -106,6 +106,8 @@ def _cmd_cases_verify(args) -> int:
         print(file=sys.stderr)
     for problem in report.problems:
         print(f"{problem.file}:{problem.line}: {problem.case_id}: {problem.message}")
+    for rejected in report.rejected:  # within the share of possible answers a grader may refuse
+        print(f"rejected possible answer: {rejected}")
     print(report.summary())
     return 1 if report.problems else 0
 

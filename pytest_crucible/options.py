@@ -105,8 +105,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             "score for memorisation", kind="int", cli="--seed", metavar="N"),
     Setting("no_builtin_cases", "collect only the case files given on the command line, not the built-in "
             "suite", kind="flag"),
-    Setting("import", "add a public benchmark read from its installed package (humaneval)", kind="list",
-            cli="--import"),
+    Setting("import", "add a public benchmark read from its installed package (humaneval, bfcl, or one that "
+            "another package registers)", kind="list", cli="--import"),
     Setting("allow_unsandboxed", "run model-written code without bubblewrap when bwrap is missing (NOT "
             "isolated; the report says so)", kind="flag", cli="--allow-unsandboxed"),
     Setting("categories", "comma-separated categories", cli="--categories", plugin=False),
