@@ -7,8 +7,9 @@ InfraError / CaseError; `runner.run_item` turns every exception into a row.
 
 Kinds are tried in order, the first whose `applies(case)` is true runs the item: kinds that other
 packages register through the entry point group `pytest_crucible.item_kinds` (each entry point names an
-ItemKind), then the built-in ones: `speed` (a speed plan), `multi_turn` (a simulation: the agent loop
-over simulated tools) and finally `accuracy`, which applies to every case. Adding a kind is a few lines:
+ItemKind; see registry.py), then the built-in ones: `speed` (a speed plan), `multi_turn` (a simulation:
+the agent loop over simulated tools) and finally `accuracy`, which applies to every case. Adding a kind
+is a few lines:
 
     def ask(item): return my_loop(item.client, item.case)
     def finish(item, trace): item.row.settle(*my_grade(item.case, trace))
@@ -19,12 +20,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any, Callable
 
 from .agent_loop import Trace, run_case_loop
 from .case import Case
 from .config import ModelSpec
+from .errors import RegistryError
+from .registry import Registry
 from .row import Row, max_tokens_for, request_params
 from .speed.settings import SpeedSettings
 
@@ -133,23 +135,23 @@ MULTI_TURN = ItemKind("multi_turn", applies=lambda case: bool(case.simulation), 
                       finish=grade_trace)
 
 
-def _speed_kind() -> ItemKind:
-    from .speed import runner
-    return ItemKind("speed", applies=lambda case: case.speed is not None, ask=runner.measure_item,
-                    finish=runner.finish_item, exclusive=True, skip=runner.skip_reason)
+# the built-in kinds, in the order they are tried (the speed kind lives with the speed runner)
+KINDS = Registry(ENTRY_POINT_GROUP, "item kind", {
+    "speed": "pytest_crucible.speed.runner:SPEED",
+    "multi_turn": f"{__name__}:MULTI_TURN",
+    "accuracy": f"{__name__}:ACCURACY",
+}, needs=("applies", "ask", "finish"))
 
 
 @functools.cache
 def registered() -> tuple[ItemKind, ...]:
     """Every kind, in the order they are tried (see the module docstring)."""
-    found = []
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        kind = entry.load()
-        kind = kind() if callable(kind) and not isinstance(kind, ItemKind) else kind
+    added = KINDS.added()
+    for kind in added:
         if not isinstance(kind, ItemKind):
-            raise TypeError(f"entry point {entry.name} of {ENTRY_POINT_GROUP} gives {kind!r}, not an ItemKind")
-        found.append(kind)
-    return (*found, _speed_kind(), MULTI_TURN, ACCURACY)
+            raise RegistryError(f"an entry point of {ENTRY_POINT_GROUP} gives {kind!r}, not a "
+                                "pytest_crucible.kinds.ItemKind")
+    return (*added, *(KINDS.get(name) for name in KINDS.builtin))
 
 
 def kind_for(case: Case) -> ItemKind:

@@ -103,7 +103,8 @@ def pytest_configure(config: pytest.Config) -> None:
             resume=worker.get("crucible_resume_dir") if worker else setting_value(config, "resume"),
             max_cost=setting_value(config, "max_cost"), invocation=worker.get("crucible_invocation") if worker else None,
             settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed))
-        session.import_sources = {importers.import_source(n).resolve(): n for n in setting_value(config, "import") or []}
+        session.import_sources = {path.resolve(): name for name in setting_value(config, "import") or []
+                                  for path in importers.import_files(name)}
         config.stash[INSTALLED_KEY] = _installed_collection(config, session)
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -152,7 +153,7 @@ def _installed_collection(config: pytest.Config, session: RunSession) -> list:
             continue
         name = nodeids.import_named(selection)
         if name and name not in session.import_sources.values():
-            session.import_sources[importers.import_source(name).resolve()] = name
+            session.import_sources.update((path.resolve(), name) for path in importers.import_files(name))
         selections.append((arg, selection))
     with_suite = bool(selections) or not setting_value(config, "no_builtin_cases")
     files = nodeids.installed_files(suite if with_suite else None, session.import_sources)
@@ -242,7 +243,7 @@ class CaseCollector:
 
     def _cases(self, session: RunSession) -> list[Case]:
         if self.import_name:
-            return importers.load_import(self.import_name)
+            return importers.load_import(self.import_name, self.path)
         return load_case_file(self.path, session.seed)
 
     def _wanted(self, name: str) -> bool:

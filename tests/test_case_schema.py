@@ -216,3 +216,8 @@ def test_speed_plan_lives_in_its_own_field_and_only_on_speed_cases(tmp_path):
         with pytest.raises(CaseError) as err:
             load_case_file(path)
         assert f"{path}:2: case {entry.split(',')[0][5:]}: {message}" in str(err.value), str(err.value)
+
+
+def test_a_generated_case_points_at_its_generator(tmp_path):
+    path = write(tmp_path, "fam_cases.py", "# a family\n\n\n" + textwrap.dedent(FAMILY))
+    assert {c.line for c in load_case_file(path)} == {6}  # the `def cases(seed):` line

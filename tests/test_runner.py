@@ -13,6 +13,7 @@ from pytest_crucible import kinds
 from pytest_crucible.case import Case
 from pytest_crucible.client import ChatClient
 from pytest_crucible.config import ModelSpec, Provider
+from pytest_crucible.errors import RegistryError
 from pytest_crucible.report import aggregate
 from pytest_crucible.row import Row, latest_rows
 from pytest_crucible.runner import run_case
@@ -115,9 +116,43 @@ def test_latest_row_of_each_item_wins(model):
     assert (totals["passed"], totals["failed"], totals["errors"]) == (1, 1, 0)
 
 
-def test_an_item_kind_from_another_package(tmp_path, monkeypatch, loopback, model, client):
+def install_kinds(tmp_path, monkeypatch, source: str, entries: str) -> None:
+    """A dummy distribution on sys.path whose entry points add item kinds."""
+    (tmp_path / "echo_kind.py").write_text(textwrap.dedent(source))
+    dist = tmp_path / "echo_kind-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: echo-kind\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[pytest_crucible.item_kinds]\n" + entries)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    kinds.registered.cache_clear()
+
+
+@pytest.fixture
+def fresh_kinds():
+    yield
+    sys.modules.pop("echo_kind", None)
+    kinds.registered.cache_clear()
+
+
+def test_a_kind_that_is_no_item_kind_or_takes_a_built_in_name_is_refused(tmp_path, monkeypatch, fresh_kinds,
+                                                                          model, client):
+    install_kinds(tmp_path, monkeypatch, """\
+        from pytest_crucible.kinds import ACCURACY
+        HALF = object()
+        """, "accuracy = echo_kind:ACCURACY\nhalf = echo_kind:HALF\n")
+    with pytest.warns(UserWarning, match="registers the item kind 'accuracy' in pytest_crucible.item_kinds, which "
+                                         "is built in; the built-in one is used"):
+        with pytest.raises(RegistryError, match=r"the item kind 'half' \(echo_kind:HALF, from echo-kind\) has no "
+                                                r"applies\(\) or ask\(\) or finish\(\)"):
+            kinds.registered()
+    with pytest.warns(UserWarning, match="'accuracy'"):
+        row = run_case(math_case(), model, client)  # the item still ends in a row, and says why
+    assert row.outcome == "error" and row.reason.startswith("crucible bug: RegistryError: the item kind 'half'")
+
+
+def test_an_item_kind_from_another_package(tmp_path, monkeypatch, fresh_kinds, loopback, model, client):
     """A package registers a kind through the `pytest_crucible.item_kinds` entry point group."""
-    (tmp_path / "echo_kind.py").write_text(textwrap.dedent("""\
+    install_kinds(tmp_path, monkeypatch, """\
         from pytest_crucible.kinds import ItemKind
 
         def ask(item):
@@ -128,19 +163,9 @@ def test_an_item_kind_from_another_package(tmp_path, monkeypatch, loopback, mode
             item.row.settle("passed", f"{len(replies)} turns")
 
         ECHO = ItemKind("echo", applies=lambda case: "echo" in case.tags, ask=ask, finish=finish)
-        """))
-    dist = tmp_path / "echo_kind-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: echo-kind\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[pytest_crucible.item_kinds]\necho = echo_kind:ECHO\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    kinds.registered.cache_clear()
-    try:
-        assert [k.name for k in kinds.registered()] == ["echo", "speed", "multi_turn", "accuracy"]
-        row = run_case(math_case(tags=("echo",)), model, client)
-        assert (row.kind, row.outcome, row.reason, len(row.turns)) == ("echo", "passed", "2 turns", 2)
-        assert loopback.chat_count == 2
-        assert run_case(math_case(), model, client).kind == "accuracy"
-    finally:
-        sys.modules.pop("echo_kind", None)
-        kinds.registered.cache_clear()
+        """, "echo = echo_kind:ECHO\n")
+    assert [k.name for k in kinds.registered()] == ["echo", "speed", "multi_turn", "accuracy"]
+    row = run_case(math_case(tags=("echo",)), model, client)
+    assert (row.kind, row.outcome, row.reason, len(row.turns)) == ("echo", "passed", "2 turns", 2)
+    assert loopback.chat_count == 2
+    assert run_case(math_case(), model, client).kind == "accuracy"

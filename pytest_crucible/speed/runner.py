@@ -26,6 +26,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 
+from ..kinds import ItemKind
 from ..row import request_params
 from . import plausibility
 from .hardware import Hardware, gpu_names, is_local_model, launch_devices, resolve_hardware
@@ -216,6 +217,10 @@ def finish_item(item, result: dict) -> None:
                  if is_local_model(model, base_url) else None),
     }
     row.settle(*judge(medians, verdict, samples))
+
+
+SPEED = ItemKind("speed", applies=lambda case: case.speed is not None, ask=measure_item, finish=finish_item,
+                 exclusive=True, skip=skip_reason)
 
 
 def _load() -> float | None:
