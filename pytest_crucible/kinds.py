@@ -11,9 +11,9 @@ ItemKind; see registry.py), then the built-in ones: `speed` (a speed plan), `mul
 the agent loop over simulated tools) and finally `accuracy`, which applies to every case. Adding a kind
 is a few lines:
 
-    def ask(item): return my_loop(item.client, item.case)
-    def finish(item, trace): item.row.settle(*my_grade(item.case, trace))
-    AGENT = ItemKind("agent", applies=lambda case: case.simulation is not None, ask=ask, finish=finish)
+    def ask(item): return [ask_once(item) for _ in range(5)]
+    def finish(item, replies): item.row.settle(*my_majority_vote(item.case, replies))
+    VOTE = ItemKind("vote", applies=lambda case: "vote" in case.tags, ask=ask, finish=finish)
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ ENTRY_POINT_GROUP = "pytest_crucible.item_kinds"
 class RunSettings:
     """What every item of a run shares (kept on the run's session, never in module globals)."""
     speed: SpeedSettings = field(default_factory=SpeedSettings)
-    allow_unsandboxed: bool = False   # --allow-unsandboxed: code runs without bwrap when bwrap is missing
+    allow_unsandboxed: bool = False   # --crucible-allow-unsandboxed: code runs without bwrap when bwrap is missing
     hardware: Any = None              # the speed runner's Hardware when the caller knows it (else detected)
 
     def sandbox(self):

@@ -45,7 +45,8 @@ class Row:
     case_hash: str
     seed: int | None                  # the run's case-family seed; None: case.DEFAULT_SEED
     repeat: int
-    kind: str = ""                    # the item kind that ran it (accuracy, speed, ...)
+    kind: str = ""                    # the item kind that ran it (accuracy, multi_turn, speed, ...; "check":
+                                      # a user's own test)
     started_at: str = ""              # when asking began (set again once the endpoint's lock is held)
     params: dict = field(default_factory=dict)   # max_tokens and sampling parameters sent
     # the outcome
