@@ -180,6 +180,22 @@ def test_cost_cap_stops_sending_and_skips_the_rest(project, loopback):
     assert sorted(number(r.body) for r in loopback.chat_requests) == sorted(int(r["case_id"][1:]) for r in skipped)
 
 
+def test_a_users_check_the_cost_cap_refuses_is_skipped_not_failed(project, loopback):
+    # crucible_ask's default budget (4096 tokens at $100/M, about $0.41) is past a $0.05 cap before it is sent
+    project.makefile(".yaml", models=models_yaml(loopback.base_url, price="{input: 50, output: 100}"))
+    project.makepyfile(test_mine="""
+        def test_asks(crucible_ask):
+            assert crucible_ask("What is 1 + 1?").content
+    """)
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                          "test_mine.py", "--crucible-max-cost=0.05", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*SKIPPED * cost cap $0.05 reached*"])
+    [row] = rows(project)
+    assert (row["case_id"], row["outcome"], row["reason"]) == ("test_asks", "skipped", "cost cap $0.05 reached")
+    assert loopback.chat_count == 0
+
+
 def test_a_providers_own_cost_cap(project, loopback):
     project.makefile(".yaml", models=models_yaml(loopback.base_url, price="{input: 50, output: 100}",
                                                  provider_extra=", max_cost_usd: 0.005"))
