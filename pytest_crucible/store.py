@@ -60,9 +60,8 @@ class RunStore:
                 self._file.write(b"\n")
 
     def append(self, row) -> None:
-        """Append one row (a Row or its dict) and sync it to disk."""
-        data = row if isinstance(row, dict) else row.to_dict()
-        self._file.write((json.dumps(data, ensure_ascii=False, default=str) + "\n").encode("utf-8"))
+        """Append one row (a row.Row) and sync it to disk."""
+        self._file.write((json.dumps(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
         self._file.flush()
         os.fsync(self._file.fileno())  # a crash must not lose an item that already ended
 
