@@ -24,24 +24,14 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
+from .reasoning import split as split_reasoning
+
 # ---------------------------------------------------------------- reasoning
 
-_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.S | re.I)
-_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
-_THINK_OPEN_LEADING = re.compile(r"^\s*<(?:think|thinking|reasoning)>", re.I)
-
-
 def strip_reasoning(text: str) -> str:
-    """Remove reasoning that leaked into the answer text (and the whitespace around the answer)."""
-    text = _THINK_BLOCK.sub("", text or "")
-    # Some chat templates put the opening tag in the prompt, so only the closing one arrives.
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end():]
-    # A leading block that never closed: the model was still thinking when it stopped.
-    if _THINK_OPEN_LEADING.match(text):
-        return ""
-    return text.strip()
+    """The answer part of a reply text (reasoning blocks removed by the rules of reasoning.split, which the
+    client applies too), without the whitespace around it."""
+    return split_reasoning(text or "").answer.strip()
 
 
 # ---------------------------------------------------------------- preambles

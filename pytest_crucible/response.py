@@ -57,6 +57,11 @@ class Response:
     waits_s: float = 0.0       # seconds slept before retries (backoff, Retry-After, a rate-limit pause)
     system_fingerprint: str | None = None  # the backend configuration the server reported
     server: str | None = None  # the HTTP `server` response header
+    # how the reply carried its reasoning: "field" (reasoning_content / reasoning), "tags" (<think> in the
+    # text), "prefilled" (only the closing tag came: the template opened the block), None (no reasoning)
+    reasoning_form: str | None = None
+    reasoning_budget: int | None = None  # the reasoning budget the request gave on top of the answer's
+    thinking: str | None = None  # what the request asked of the server: "on", "off", or "auto" (its default)
 
     @property
     def truncated(self) -> bool:

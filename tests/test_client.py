@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopback import LoopbackServer, Reply, tokenize
-from pytest_crucible.client import ChatClient, _ThinkSplitter, model_matches
+from pytest_crucible.client import ChatClient, model_matches
 from pytest_crucible.errors import EndpointError, InfraError, ModelMismatchError
 
 HI = [{"role": "user", "content": "hi"}]
@@ -136,25 +136,6 @@ def test_unclosed_think_block_is_all_reasoning(loopback, make_client):
     response = make_client().chat(HI, max_tokens=2)
     assert response.content == "" and response.reasoning == "still going"
     assert response.truncated and response.timings.ttft_answer_s is None
-
-
-texts = st.text(alphabet="ab<>/thinkTHINK \n", max_size=60)
-
-
-@settings(max_examples=200, deadline=None)
-@given(pieces=st.lists(texts, max_size=8), cut=st.data())
-def test_think_splitter_is_independent_of_chunking(pieces, cut):
-    text = "".join(pieces)
-    whole = _ThinkSplitter()
-    expected = tuple(a + b for a, b in zip(whole.feed(text), whole.flush()))
-    split = _ThinkSplitter()
-    got_r, got_a = [], []
-    for piece in pieces:
-        r, a = split.feed(piece)
-        got_r.append(r)
-        got_a.append(a)
-    r, a = split.flush()
-    assert ("".join(got_r) + r, "".join(got_a) + a) == expected
 
 
 def test_tool_call_deltas_are_assembled(loopback, make_client):

@@ -90,7 +90,7 @@ def test_a_busy_client_still_times_the_first_token_at_its_arrival(monkeypatch):
         measured = {}
         for wire_clock in (True, False):
             client = client_for(server, wire_clock=wire_clock)
-            completions = client._openai.chat.completions
+            completions = client.transport._openai.chat.completions
             create = completions.create
 
             def late_create(*args, **kwargs):
