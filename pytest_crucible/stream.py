@@ -162,7 +162,11 @@ class StreamAssembler:
         answer_at = bisect.bisect_right(ends, first_visible) if first_visible is not None else None
         tool_at = next((i for i, c in enumerate(chunks) if c.tool), None)
         first = min((i for i in (answer_at, tool_at) if i is not None), default=None)
-        has_answer = _carries_answer(ends, parts.spans)
+        # chunks with an answer character from the first visible one on (blank text before it is not
+        # an answer token), for the token count of a server that sends no usage
+        answer_spans = [(max(s, first_visible), e) for s, e in parts.spans
+                        if first_visible is not None and e > first_visible]
+        has_answer = _carries_answer(ends, answer_spans)
 
         times = [c.t for c in chunks]
         clock = "kernel" if chunks and self._stamped == len(chunks) else "process"

@@ -74,7 +74,8 @@ class Reply:
     content            the answer text, streamed in pieces from :func:`tokenize` (one piece per chunk)
     reasoning          reasoning text, sent before the answer
     reasoning_style    "reasoning_content" (DeepSeek / vLLM field), "reasoning" (OpenRouter / Ollama
-                       field) or "think" (inline ``<think>...</think>`` at the start of the content)
+                       field), "think" (inline ``<think>...</think>`` at the start of the content) or
+                       "thinking" (inline ``<thinking>...</thinking>``)
     tool_calls         ToolCallReply objects, dicts ``{"name", "arguments", "id"}`` or (name, args) pairs;
                        streamed as ``tool_calls`` deltas, the arguments split across chunks
     finish_reason      default "tool_calls" when there are tool calls, else "stop"
@@ -102,7 +103,7 @@ class Reply:
     system_fingerprint: str | None = None
 
     def __post_init__(self) -> None:
-        if self.reasoning_style not in ("reasoning_content", "reasoning", "think"):
+        if self.reasoning_style not in ("reasoning_content", "reasoning", "think", "thinking"):
             raise ValueError(f"unknown reasoning_style {self.reasoning_style!r}")
         calls = []
         for call in self.tool_calls:
@@ -119,13 +120,14 @@ class Reply:
     def token_deltas(self) -> list[tuple[str, Any]]:
         deltas: list[tuple[str, Any]] = []
         if self.chunks is not None:
-            if self.reasoning and self.reasoning_style != "think":
+            if self.reasoning and not self.inline:
                 deltas += [(self.reasoning_style, p) for p in tokenize(self.reasoning)]
             deltas += [("content", p) for p in self.chunks]
-        elif self.reasoning and self.reasoning_style == "think":
-            deltas.append(("content", "<think>"))
+        elif self.reasoning and self.inline:
+            tag = self.reasoning_style
+            deltas.append(("content", f"<{tag}>"))
             deltas += [("think", p) for p in tokenize("\n" + self.reasoning + "\n")]
-            deltas.append(("think", "</think>"))
+            deltas.append(("think", f"</{tag}>"))
             if self.content:
                 deltas += [("content", p) for p in tokenize("\n\n" + self.content)]
         else:
@@ -137,6 +139,11 @@ class Reply:
             for piece in tokenize(call.arguments_text()):
                 deltas.append(("tool_args", (i, piece)))
         return deltas
+
+    @property
+    def inline(self) -> bool:
+        """The reasoning is in the text, between tags."""
+        return self.reasoning_style in ("think", "thinking")
 
     @property
     def effective_finish_reason(self) -> str:
@@ -436,7 +443,7 @@ class _Handler(BaseHTTPRequestHandler):
         prompt_chars = sum(len(_text_of(m.get("content"))) for m in body["messages"] if isinstance(m, Mapping))
         completion = sum(1 for kind, _ in deltas if kind != "tool_start") + len(reply.tool_calls)
         reasoning = sum(1 for kind, _ in deltas if kind in ("reasoning_content", "reasoning", "think"))
-        if reply.reasoning_style == "think" and reply.reasoning and reply.chunks is None:
+        if reply.inline and reply.reasoning and reply.chunks is None:
             reasoning += 1  # the opening tag
         return {"prompt_tokens": max(1, prompt_chars // 4), "completion_tokens": completion,
                 "total_tokens": max(1, prompt_chars // 4) + completion,
@@ -448,7 +455,7 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         model = reply.model if reply.model is not None else body.get("model")
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
-        deltas = reply.token_deltas()
+        deltas, finish_reason = owner._within_limit(body, reply)
         usage = self._usage(body, reply, deltas)
         ident = f"chatcmpl-loopback-{next(owner._ids)}"
         created = int(time.time())
@@ -495,7 +502,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._break_stream(fault)
         if not include_usage or usage is None:
             self._answered()
-        self._send_event(chunk({}, reply.effective_finish_reason))
+        self._send_event(chunk({}, finish_reason))
         if include_usage and usage is not None:
             final = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
                      "choices": [], "usage": usage}
@@ -525,12 +532,13 @@ class _Handler(BaseHTTPRequestHandler):
         message: dict[str, Any] = {"role": "assistant"}
         if reply.chunks is not None:
             content = "".join(reply.chunks)
-        elif reply.reasoning and reply.reasoning_style == "think":
-            content = f"<think>\n{reply.reasoning}\n</think>\n\n{reply.content}"
+        elif reply.reasoning and reply.inline:
+            tag = reply.reasoning_style
+            content = f"<{tag}>\n{reply.reasoning}\n</{tag}>\n\n{reply.content}"
         else:
             content = reply.content
         message["content"] = content if content or not reply.tool_calls else None
-        if reply.reasoning and reply.reasoning_style != "think":
+        if reply.reasoning and not reply.inline:
             message[reply.reasoning_style] = reply.reasoning
         if reply.tool_calls:
             message["tool_calls"] = [
@@ -571,7 +579,7 @@ class LoopbackServer:
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, models: Iterable[str] = ("loopback-model",),
                  api_key: str | None = None, strict_models: bool = False, reject_stream_options: bool = False,
-                 reject_max_tokens: bool = False,
+                 reject_max_tokens: bool = False, honour_max_tokens: bool = False,
                  default: Reply | str | None = None, rules: Iterable[Rule] | Mapping[Any, Any] | None = None,
                  handler: Callable[[dict], Reply | str | None] | None = None,
                  tls: ssl.SSLContext | None = None) -> None:
@@ -583,6 +591,9 @@ class LoopbackServer:
         self.strict_models = strict_models          # when set, an unknown model gets 404
         self.reject_stream_options = reject_stream_options  # 400 on stream_options, like some old servers
         self.reject_max_tokens = reject_max_tokens  # 400 on max_tokens, like OpenAI's reasoning models
+        # stop a streamed reply after max_tokens token chunks, finish_reason "length", as a real server
+        # does (off: the whole scripted reply, like a server that ignores the limit; streams only)
+        self.honour_max_tokens = honour_max_tokens
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._faults: list[Fault] = []
@@ -797,6 +808,14 @@ class LoopbackServer:
                     item.used += 1
                     return item
         return None
+
+    def _within_limit(self, body: Mapping[str, Any], reply: Reply) -> tuple[list[tuple[str, Any]], str]:
+        """The reply's token deltas and finish reason, cut at the request's max_tokens when honoured."""
+        deltas = reply.token_deltas()
+        limit = body.get("max_tokens") or body.get("max_completion_tokens")
+        if self.honour_max_tokens and isinstance(limit, int) and len(deltas) > limit:
+            return deltas[:limit], "length"
+        return deltas, reply.effective_finish_reason
 
     def _choose_reply(self, body: Mapping[str, Any]) -> Reply:
         with self._lock:

@@ -421,3 +421,26 @@ def test_a_server_that_ignores_max_tokens_is_cut_off_as_truncated(loopback):
         response = client.chat([{"role": "user", "content": "hi"}], max_tokens=16)
     assert response.truncated and response.finish_reason == "length"
     assert len(response.timings.chunk_times) <= 2 * 16 + 65
+
+
+@pytest.mark.parametrize("style", ["reasoning_content", "think", "thinking"])
+def test_time_to_first_answer_token_in_every_reasoning_form(loopback, make_client, style):
+    """40 reasoning tokens (a field, <think> tags, <thinking> tags), then the answer: ttft_answer_s is the
+    arrival of the first answer token, against the server's real send time of that token."""
+    reply = Reply("Answer: 42", reasoning=" ".join(["hmm"] * 40), reasoning_style=style,
+                  first_token_delay=0.05, token_delay=0.004)
+    deltas = reply.token_deltas()
+    last_reasoning = max(i for i, (kind, _) in enumerate(deltas) if kind != "content")
+    first_answer = next(i for i, (kind, piece) in enumerate(deltas) if i > last_reasoning and piece.strip())
+    assert first_answer >= 40
+    loopback.script(default=reply)
+    client = make_client()
+    client.chat(HI, max_tokens=128)  # warm-up
+    errors = []
+    for _ in range(5):
+        response = client.chat(HI, max_tokens=128)
+        assert (response.content, response.reasoning) == ("Answer: 42", " ".join(["hmm"] * 40))
+        record = loopback.chat_requests[-1]
+        errors.append(response.timings.ttft_answer_s - (record.token_sent_at[first_answer] - record.received_at))
+        assert response.timings.ttft_s < response.timings.ttft_answer_s
+    assert -0.0005 <= statistics.median(errors) < 0.002, errors
