@@ -31,7 +31,7 @@ PYTHON_SUFFIX = "_cases.py"
 _FIELDS = {
     "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
     "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes", "family",
-    "simulation", "speed",
+    "simulation", "speed", "reasoning_budget",
 }
 # Request fields that `params` (a case's or a model's) may not set: the client sets them, or they would
 # change what one item is (several choices, another model). Each with what to write instead.
@@ -76,6 +76,8 @@ class Case:
     # simulated tools: the case is asked in turns through agent_loop (empty: one request)
     simulation: dict = field(default_factory=dict)
     speed: dict | None = None  # speed cases: the measurement plan {warmup, repeats, concurrency}
+    # tokens a thinking model may reason on top of max_tokens (the model's own budget caps it)
+    reasoning_budget: int | None = None
 
     @property
     def hard(self) -> bool:
@@ -99,6 +101,8 @@ class Case:
             asked["simulation"] = self.simulation
         if self.speed is not None:
             asked["speed"] = self.speed
+        if self.reasoning_budget is not None:
+            asked["reasoning_budget"] = self.reasoning_budget
         text = json.dumps(asked, sort_keys=True, ensure_ascii=False, default=_hash_text)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -139,12 +143,12 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
             raise CaseError("'cases' must be a list of mappings", file=str(path),
                             line=getattr(raw, "line_of", lambda k: None)("cases"), field="cases")
         unknown_defaults = set(defaults) - {"category", "difficulty", "tags", "params", "max_tokens",
-                                            "system", "timeout_s"}
+                                            "system", "timeout_s", "reasoning_budget"}
         first_line = None  # every YAML case has its own line
         if unknown_defaults:
             key = sorted(unknown_defaults)[0]
             raise CaseError(f"unknown file-level key; allowed: category, difficulty, tags, params, "
-                            f"max_tokens, system, timeout_s, cases", file=str(path),
+                            f"max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
     else:
         (entries, first_line), defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
@@ -247,6 +251,10 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
     max_tokens = merged.get("max_tokens", DEFAULT_MAX_TOKENS)
     if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens <= 0:
         raise fail(f"max_tokens must be a positive integer, got {max_tokens!r}", "max_tokens")
+    reasoning_budget = merged.get("reasoning_budget")
+    if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
+                                         or reasoning_budget <= 0):
+        raise fail(f"reasoning_budget must be a positive integer, got {reasoning_budget!r}", "reasoning_budget")
     params = merged.get("params") or {}
     if not isinstance(params, dict):
         raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
@@ -282,6 +290,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         verify=_plain(verify), title=merged.get("title") or "", file=file, line=line or 0,
         family=merged.get("family") or "", notes=merged.get("notes") or "",
         simulation=_plain(simulation), speed=_plain(speed) if speed is not None else None,
+        reasoning_budget=reasoning_budget,
     )
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 from .case import refused_params
 from .errors import ConfigError
 from .profiles import BUILTIN_PROFILES, check_profile
+from .thinking import APIS as THINKING_APIS
+from .thinking import MODES as THINKING_MODES
 from .yamlio import LineDict, load_yaml
 
 CONFIG_ENV = "CRUCIBLE_CONFIG"
@@ -22,7 +24,7 @@ SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-
 _PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries",
                     "max_cost_usd"}
 _MODEL_FIELDS = {"name", "provider", "model_id", "context_length", "price", "thinking", "params", "tags",
-                 "launch", "model_guard", "max_tokens"}
+                 "launch", "model_guard", "max_tokens", "thinking_api", "reasoning_budget"}
 
 
 
@@ -61,6 +63,8 @@ class ModelSpec:
     launch: dict | None = None  # local server spec; the lease starts it
     model_guard: bool = True
     max_tokens: int | None = None  # caps every case's max_tokens (small models that never stop)
+    thinking_api: str = "auto"     # how the server is asked for (no) thinking: see thinking.py
+    reasoning_budget: int | None = None  # tokens for reasoning on top of the answer budget (thinking models)
 
     def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float:
         return ((prompt_tokens or 0) * self.price_input + (completion_tokens or 0) * self.price_output) / 1e6
@@ -255,8 +259,17 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
                 isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in price.values()):
             raise err("price is {input: USD per million tokens, output: USD per million tokens}", "price")
         thinking = spec.get("thinking", "auto")
-        if thinking not in (True, False, "auto"):
+        if thinking not in THINKING_MODES:
             raise err("thinking must be true, false or auto", "thinking")
+        thinking_api = spec.get("thinking_api", "auto")
+        if thinking_api not in THINKING_APIS:
+            raise err(f"thinking_api must be one of {', '.join(THINKING_APIS)} (how the server is asked to think "
+                      "or not; see README, Thinking models)", "thinking_api")
+        reasoning_budget = spec.get("reasoning_budget")
+        if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
+                                             or reasoning_budget <= 0):
+            raise err("reasoning_budget must be a positive number of tokens (given to reasoning on top of the "
+                      "answer's max_tokens)", "reasoning_budget")
         params = spec.get("params") or {}
         if not isinstance(params, dict):
             raise err("params must be a mapping of sampling defaults, e.g. {temperature: 0}", "params")
@@ -277,7 +290,8 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
             name=name, model_id=model_id, provider=provider, context_length=ctx,
             price_input=float(price.get("input", 0)), price_output=float(price.get("output", 0)),
             thinking=thinking, params=dict(params), tags=tuple(tags),
-            launch=dict(launch) if launch is not None else None, model_guard=guard, max_tokens=max_tokens)
+            launch=dict(launch) if launch is not None else None, model_guard=guard, max_tokens=max_tokens,
+            thinking_api=thinking_api, reasoning_budget=reasoning_budget)
     return models
 
 
@@ -360,7 +374,9 @@ models:
     provider: local
     model_id: my-model        # the id the server knows the model by
     context_length: 8192      # cases that need more context are skipped
-    thinking: auto            # true / false / auto
+    thinking: auto            # true / false / auto (see README, Thinking models)
+    # thinking_api: auto      # how the server is asked: chat_template, reasoning_effort, openrouter, no_think, none
+    # reasoning_budget: 8192  # tokens for reasoning on top of each case's answer budget
     params: {temperature: 0}
     price: {input: 0, output: 0}   # USD per million tokens, for the cost column
 """

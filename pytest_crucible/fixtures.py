@@ -128,8 +128,8 @@ def crucible_ask(request, crucible_model, crucible_client):
         if crucible_model.max_tokens:  # the model's cap applies to checks as to cases
             budget = min(budget, crucible_model.max_tokens)
         try:
-            response = crucible_client.chat(messages, max_tokens=budget,
-                                            params={**crucible_model.params, **params})
+            response = crucible_client.chat(messages, max_tokens=budget, params={**crucible_model.params, **params},
+                                            reasoning_budget=crucible_model.reasoning_budget)
         except InfraError as exc:
             _infra_error(request, str(exc))
         except CostCapReached as exc:

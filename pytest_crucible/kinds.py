@@ -27,7 +27,7 @@ from .case import Case
 from .config import ModelSpec
 from .errors import RegistryError
 from .registry import Registry
-from .row import Row, max_tokens_for, request_params
+from .row import Row, max_tokens_for, reasoning_budget_for, request_params
 from .speed.settings import SpeedSettings
 
 ENTRY_POINT_GROUP = "pytest_crucible.item_kinds"
@@ -76,7 +76,7 @@ def request(item: ItemContext, messages):
     case, model = item.case, item.model
     return item.client.chat(list(messages), max_tokens=max_tokens_for(case, model),
                             tools=list(case.tools) or None, tool_choice=case.tool_choice,
-                            params=request_params(case, model))
+                            params=request_params(case, model), reasoning_budget=reasoning_budget_for(case, model))
 
 
 def ask_once(item: ItemContext):

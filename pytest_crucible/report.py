@@ -20,6 +20,7 @@ from .speed.summary import render_terminal as speed_terminal
 from .speed.summary import speed_report
 
 SCHEMA_VERSION = 1
+TRUNCATED_KINDS = ("reasoning", "answer")
 
 
 def wilson_interval(passed: int, n: int, z: float = 1.96) -> list[float] | None:
@@ -45,7 +46,16 @@ def _tally(rows: list[Row], with_skipped: bool = True) -> dict:
     out["n"] = n
     out["rate"] = round(counts["passed"] / n, 4) if n else None
     out["ci95"] = wilson_interval(counts["passed"], n)
+    out["truncated"] = _truncated(rows, n)
     return out
+
+
+def _truncated(rows: list[Row], n: int) -> dict:
+    """Replies cut off by the token limit, by where (in the reasoning, in the answer), and their share of
+    the scored items: a low score from a tight budget shows as such."""
+    counts = {where: sum(1 for r in rows if r.truncated == where and r.outcome in ("passed", "failed"))
+              for where in TRUNCATED_KINDS}
+    return {**counts, "rate": round(sum(counts.values()) / n, 4) if n else None}
 
 
 def _tokens(rows: list[Row], key: str) -> int:
@@ -123,6 +133,12 @@ def render_markdown(report: dict) -> str:
         cells = [_cell(m["categories"][c]) if c in m["categories"] else "" for c in cats]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart.", ""]
+    cut = [(name, m["total"]["truncated"]) for name, m in models.items()
+           if m["total"]["truncated"]["reasoning"] or m["total"]["truncated"]["answer"]]
+    if cut:
+        lines += [f"- {name}: {_truncated_text(t, '')} of scored replies, cut off by the token limit"
+                  for name, t in cut]
+        lines.append("")
     for name, m in models.items():
         if m["failures"]:
             lines += [f"## Failures: {name}", ""]
@@ -155,13 +171,23 @@ def render_terminal(report: dict, brief: bool = False) -> list[str]:
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
         out.append(f"{name}: {rate} ({total['passed']}/{total['n']}), hard {_cell(hard)}, "
-                   f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}")
+                   f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}"
+                   + _truncated_text(total["truncated"], ", "))
         if brief:
             continue
         for cat, t in m["categories"].items():
-            out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else ""))
+            out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else "")
+                       + _truncated_text(t["truncated"], ", "))
         out += speed_terminal(name, m)
     return out
+
+
+def _truncated_text(truncated: dict, lead: str) -> str:
+    """', truncated 40% (4 in reasoning, 0 in answer)', or "" when nothing was cut off."""
+    if not truncated["reasoning"] and not truncated["answer"]:
+        return ""
+    return (f"{lead}truncated {truncated['rate']:.0%} ({truncated['reasoning']} in reasoning, "
+            f"{truncated['answer']} in answer)")
 
 
 def write_reports(run_dir: Path, rows, meta: dict | None = None) -> dict:

@@ -23,10 +23,30 @@ def max_tokens_for(case, model) -> int:
     return min(case.max_tokens, model.max_tokens) if model.max_tokens else case.max_tokens
 
 
+def reasoning_budget_for(case, model) -> int | None:
+    """Reasoning tokens on top of the answer budget: the case's and the model's, the smaller when both
+    are set (the model's caps the case's, as for max_tokens)."""
+    budgets = [b for b in (case.reasoning_budget, model.reasoning_budget) if b]
+    return min(budgets) if budgets else None
+
+
 def request_params(case, model) -> dict:
     """Sampling parameters of the request: the model's defaults, the case's on top."""
     params = dict(model.params)
     params.update(case.params)
+    return params
+
+
+def asked_params(case, model) -> dict:
+    """What a row says was asked: the answer budget, the reasoning budget and thinking setting of a thinking
+    model (only when set, so rows of other models keep their resume keys), and sampling parameters."""
+    params: dict = {"max_tokens": max_tokens_for(case, model)}
+    budget = reasoning_budget_for(case, model)
+    if budget and model.thinking is not False:
+        params["reasoning_budget"] = budget
+    if model.thinking != "auto":
+        params["thinking"] = model.thinking
+    params.update(request_params(case, model))
     return params
 
 
@@ -83,7 +103,7 @@ class Row:
             case_id=case.id, category=case.category, difficulty=case.difficulty, tags=list(case.tags),
             family=case.family, case_hash=case.content_hash, seed=seed, repeat=repeat,
             started_at=now_iso(),
-            params={"max_tokens": max_tokens_for(case, model), **request_params(case, model)})
+            params=asked_params(case, model))
 
     # -- filling in -------------------------------------------------------------------------------
     def record_response(self, response, model) -> None:

@@ -235,9 +235,15 @@ class ScheduledClient:
         from .client import estimate_prompt_tokens
         return self.model.cost(estimate_prompt_tokens(list(messages), tools), max_tokens)
 
-    def chat(self, messages, *, max_tokens: int, tools=None, tool_choice=None, params=None, timeout=None):
+    @property
+    def thinking(self):
+        return self.client.thinking
+
+    def chat(self, messages, *, max_tokens: int, tools=None, tool_choice=None, params=None, timeout=None,
+             reasoning_budget=None, force_answer=False):
         provider = self.provider
-        booked = (self.ledger.reserve(provider, self.worst_case(messages, max_tokens, tools))
+        most = self.client.budget(max_tokens, reasoning_budget)  # a thinking model's reasoning included
+        booked = (self.ledger.reserve(provider, self.worst_case(messages, most, tools))
                   if self.ledger is not None else 0.0)
         cost = 0.0
         try:
@@ -247,7 +253,8 @@ class ScheduledClient:
                 self.in_flight += 1
             try:
                 response = self.client.chat(messages, max_tokens=max_tokens, tools=tools, tool_choice=tool_choice,
-                                            params=params, timeout=timeout)
+                                            params=params, timeout=timeout, reasoning_budget=reasoning_budget,
+                                            force_answer=force_answer)
                 ok = True
             finally:
                 with self._count:

@@ -167,6 +167,7 @@ class RunSession:
         own local server: no lane (the lease rules apply), and its provider's key and headers are never
         sent there."""
         from .client import ChatClient
+        from .thinking import Thinking
         provider = model.provider
         base_url = base_url or (provider.base_url if provider and not model.launch else None)
         if base_url is None:
@@ -182,7 +183,8 @@ class RunSession:
                 max_retries=provider.max_retries if provider else 2,
                 headers=provider.headers if provider and not model.launch else None,
                 extra_body=provider.extra_body if provider else None,
-                model_guard=model.model_guard, on_retry=lane.throttled if lane is not None else None)
+                model_guard=model.model_guard, on_retry=lane.throttled if lane is not None else None,
+                thinking=Thinking(model.thinking, model.thinking_api))
             self._clients[key] = ScheduledClient(client, model, lane, self.ledger())
         return self._clients[key]
 

@@ -387,6 +387,10 @@ class _Handler(BaseHTTPRequestHandler):
         if owner.reject_stream_options and "stream_options" in body:
             self._send_error_json(400, "Unrecognized request argument supplied: stream_options")
             return
+        refused = sorted(owner.reject_fields.intersection(body))
+        if refused:
+            self._send_error_json(400, f"Unrecognized request argument supplied: {refused[0]}")
+            return
         if owner.reject_max_tokens and "max_tokens" in body:
             self._send_error_json(400, "Unsupported parameter: 'max_tokens' is not supported with this model. "
                                        "Use 'max_completion_tokens' instead.", code="unsupported_parameter")
@@ -579,7 +583,7 @@ class LoopbackServer:
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, models: Iterable[str] = ("loopback-model",),
                  api_key: str | None = None, strict_models: bool = False, reject_stream_options: bool = False,
-                 reject_max_tokens: bool = False, honour_max_tokens: bool = False,
+                 reject_max_tokens: bool = False, honour_max_tokens: bool = False, reject_fields: Iterable[str] = (),
                  default: Reply | str | None = None, rules: Iterable[Rule] | Mapping[Any, Any] | None = None,
                  handler: Callable[[dict], Reply | str | None] | None = None,
                  tls: ssl.SSLContext | None = None) -> None:
@@ -594,6 +598,7 @@ class LoopbackServer:
         # stop a streamed reply after max_tokens token chunks, finish_reason "length", as a real server
         # does (off: the whole scripted reply, like a server that ignores the limit; streams only)
         self.honour_max_tokens = honour_max_tokens
+        self.reject_fields = set(reject_fields)  # 400 naming any of these request fields, as OpenAI answers
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._faults: list[Fault] = []

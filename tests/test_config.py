@@ -77,6 +77,10 @@ def test_unknown_model_lists_known(tmp_path):
      5, "models[a].name", "defined twice"),
     ("models:\n  - name: a\n    provider: p\n    price: {input: cheap}\n", 3, "models[a].provider", "unknown provider"),
     ("providers: {}\nmodles: []\n", 2, "modles", "unknown top-level key"),
+    ("providers:\n  p: {base_url: 'http://x/v1'}\nmodels:\n  - name: a\n    provider: p\n    thinking_api: deepseek\n",
+     6, "models[a].thinking_api", "thinking_api must be one of auto, chat_template"),
+    ("providers:\n  p: {base_url: 'http://x/v1'}\nmodels:\n  - name: a\n    provider: p\n    reasoning_budget: 0\n",
+     6, "models[a].reasoning_budget", "reasoning_budget must be a positive number"),
     ("providers:\n  p: [1, 2\n", 3, None, "invalid YAML"),
 ])
 def test_errors_name_file_line_field(tmp_path, snippet, line, field, message):

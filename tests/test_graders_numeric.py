@@ -99,6 +99,20 @@ def test_truncated_reply_is_never_graded_complete():
     assert g.reason == "TRUNCATED at 100 tokens (90 reasoning)"
 
 
+def test_a_reply_cut_inside_its_reasoning_says_so_with_its_tokens_and_budget():
+    spec = {"type": "numeric", "answer": 44}
+    # llama.cpp gives no reasoning count: every completion token was reasoning
+    g = run(spec, "", reasoning="first the sheep, then", finish_reason="length", max_tokens=80,
+            usage=Usage(completion_tokens=80))
+    assert not g.passed and g.reason == "TRUNCATED in reasoning after 80 tokens (budget 80)"
+    g = run(spec, "", reasoning="counting", finish_reason="length", max_tokens=300,
+            usage=Usage(completion_tokens=300, reasoning_tokens=300))
+    assert g.reason == "TRUNCATED in reasoning after 300 tokens (budget 300)"
+    g = run(spec, "", reasoning="counting", finish_reason="length", max_tokens=300,
+            usage=Usage(completion_tokens=120, reasoning_tokens=120))
+    assert g.reason.startswith("TRUNCATED in reasoning after 120 tokens (budget 300): the server stopped early")
+
+
 def test_a_reply_cut_before_max_tokens_blames_the_server_not_max_tokens():
     g = run({"type": "numeric", "answer": 44}, "Answer: 4", finish_reason="length", max_tokens=100,
             usage=Usage(prompt_tokens=8150, completion_tokens=42))

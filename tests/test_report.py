@@ -28,7 +28,8 @@ def test_contract_counts_and_denominators():
     report = aggregate(ROWS)
     a = report["models"]["a"]
     assert a["categories"]["math"] == {"passed": 1, "failed": 1, "errors": 1, "skipped": 0, "n": 2,
-                                       "rate": 0.5, "ci95": wilson_interval(1, 2)}
+                                       "rate": 0.5, "ci95": wilson_interval(1, 2),
+                                       "truncated": {"reasoning": 0, "answer": 0, "rate": 0.0}}
     assert a["categories"]["coding"]["skipped"] == 1 and a["categories"]["coding"]["n"] == 1
     assert a["categories"]["coding"]["rate"] == 0.0
     assert {k: a["hard"][k] for k in ("passed", "failed", "errors", "n", "rate")} == \
@@ -43,6 +44,28 @@ def test_contract_counts_and_denominators():
     # A model whose endpoint was down has no rate at all, not 0%.
     b = report["models"]["b"]
     assert b["total"]["n"] == 0 and b["total"]["rate"] is None and b["total"]["errors"] == 1
+
+
+def test_truncated_replies_are_counted_by_where_per_category_and_model():
+    rows = [row("a", "M1", "math", "hard", "failed", "TRUNCATED in reasoning after 80 tokens (budget 80)",
+                truncated="reasoning"),
+            row("a", "M2", "math", "hard", "failed", "TRUNCATED in reasoning after 80 tokens (budget 80)",
+                truncated="reasoning"),
+            row("a", "M3", "math", "easy", "passed"),
+            row("a", "M4", "math", "easy", "error", "endpoint unreachable", truncated="reasoning"),  # not scored
+            row("a", "C1", "coding", "hard", "failed", "TRUNCATED at 64 tokens", truncated="answer"),
+            row("a", "C2", "coding", "hard", "passed")]
+    report = aggregate(rows)
+    a = report["models"]["a"]
+    assert a["categories"]["math"]["truncated"] == {"reasoning": 2, "answer": 0, "rate": round(2 / 3, 4)}
+    assert a["categories"]["coding"]["truncated"] == {"reasoning": 0, "answer": 1, "rate": 0.5}
+    assert a["total"]["truncated"] == {"reasoning": 2, "answer": 1, "rate": 0.6}
+    assert a["hard"]["truncated"] == {"reasoning": 2, "answer": 1, "rate": 0.75}
+    from pytest_crucible.report import render_terminal
+    lines = render_terminal(report)
+    assert lines[0].endswith(", truncated 60% (2 in reasoning, 1 in answer)")
+    assert "  math       33% (1/3) +1 err, truncated 67% (2 in reasoning, 0 in answer)" in lines
+    assert "- a: truncated 60% (2 in reasoning, 1 in answer) of scored replies" in render_markdown(report)
 
 
 def test_wilson_interval_brackets_the_rate():

@@ -75,7 +75,7 @@ def grade(case, response, trace=None, *, sandbox=None) -> Grade:
         result = module.grade(case, response)
     if response.truncated:
         reason = _truncation(response, case)
-        if not result.passed and result.reason:
+        if not result.passed and result.reason and response.cut_off != "reasoning":  # no answer came to judge
             reason += f"; {result.reason}"
         return Grade(passed=False, reason=reason, answer=result.answer, details=result.details)
     return result
@@ -84,9 +84,17 @@ def grade(case, response, trace=None, *, sandbox=None) -> Grade:
 def _truncation(response, case) -> str:
     usage = response.usage
     limit = response.max_tokens or case.max_tokens
-    thought = f" ({usage.reasoning_tokens} reasoning)" if usage.reasoning_tokens else ""
     used = usage.completion_tokens
-    if used is not None and not usage.estimated and used < limit:
+    early = used is not None and not usage.estimated and used < limit
+    if response.cut_off == "reasoning":
+        # every token it wrote was reasoning: the count is the completion's when the server gives no split
+        thought = usage.reasoning_tokens if usage.reasoning_tokens else used
+        if early:
+            return (f"TRUNCATED in reasoning after {thought} tokens (budget {limit}): the server stopped early "
+                    "(its context window filled, or its own output limit)")
+        return f"TRUNCATED in reasoning after {thought if thought is not None else limit} tokens (budget {limit})"
+    thought = f" ({usage.reasoning_tokens} reasoning)" if usage.reasoning_tokens else ""
+    if early:
         # raising max_tokens would not help here: say so, or the case's author chases the wrong limit
         return (f"TRUNCATED after {used} of max_tokens {limit}{thought}: the server stopped early (its context "
                 "window filled, or its own output limit)")
