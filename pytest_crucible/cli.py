@@ -41,6 +41,18 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _cmd_recover(args) -> int:
+    from .recover import recover_run
+    from .report import render_terminal
+    recovery = recover_run(args.run_dir, max_tokens=args.max_tokens, force_answer=args.force_answer,
+                           config_path=_setting(args, "config"), paths=[Path(p) for p in args.paths] or None)
+    print(recovery.summary())
+    if recovery.report is not None:
+        for line in render_terminal(recovery.report):
+            print(line)
+    return 0
+
+
 def _setting(args, name: str):
     """A shared setting (options.py): this command's flag, else $CRUCIBLE_NAME, else the default."""
     setting = SETTINGS[name]
@@ -242,6 +254,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="rebuild report.json and report.md from a run's rows.jsonl")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("recover", help="ask again the items of a run cut off inside their reasoning, with a larger "
+                       "limit or asking for the final answer; rows marked recovered, report rebuilt")
+    p.add_argument("run_dir", help="the run folder, e.g. crucible-results/latest")
+    p.add_argument("paths", nargs="*", help="the run's own case files (the built-in suite is always looked in)")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--max-tokens", type=int, metavar="N", help="ask again with a completion limit of N tokens")
+    how.add_argument("--force-answer", action="store_true", help="continue the conversation: its reasoning, "
+                     "then a request for the final answer, thinking switched off")
+    SETTINGS["config"].add_to(p)
+    p.set_defaults(func=_cmd_recover)
 
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
