@@ -15,7 +15,7 @@ from typing import Any
 from .errors import CaseError
 from .yamlio import LineDict, load_yaml
 
-CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "speed")
+CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "prose", "speed")
 DIFFICULTIES = ("easy", "medium", "hard")
 # Tags that become pytest markers; any other tag is only a keyword for -k.
 MARKER_TAGS = ("judged", "smoke")

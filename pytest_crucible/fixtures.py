@@ -79,6 +79,11 @@ def crucible_leases(request):
     manager = LeaseManager(run_id=session.run_id if session is not None else None,
                            log=_lease_log(request.config),
                            secret_env_names=session.secret_env_names() if session is not None else ())
+    if session is not None:  # a launched judge model is leased here too, when the first judged item needs it
+        def local_endpoint(model):
+            server = manager.server_for(model)
+            return server.base_url, server.api_key
+        session.local_endpoint = local_endpoint
     yield manager
     manager.close()
 

@@ -39,6 +39,7 @@ class RunSettings:
     speed: SpeedSettings = field(default_factory=SpeedSettings)
     allow_unsandboxed: bool = False   # --crucible-allow-unsandboxed: code runs without bwrap when bwrap is missing
     hardware: Any = None              # the speed runner's Hardware when the caller knows it (else detected)
+    judge: Any = None                 # the judge.Judge that grades judged cases (--crucible-judge), or None
 
     def sandbox(self):
         from .sandbox import get_sandbox
@@ -92,8 +93,10 @@ def grade_reply(item: ItemContext, response) -> None:
 def _grade(item: ItemContext, response, trace: Trace | None = None) -> None:
     from . import graders
     sandbox = item.settings.sandbox() if graders.uses_sandbox(item.case.grader) else None
-    result = graders.grade(item.case, response, trace, sandbox=sandbox)
-    item.row.answer, item.row.grade_details = result.answer, result.details
+    result = graders.grade(item.case, response, trace, sandbox=sandbox, judge=item.settings.judge)
+    details = dict(result.details)
+    item.row.judge = details.pop("judge", None)
+    item.row.answer, item.row.grade_details = result.answer, details
     item.row.settle("passed" if result.passed else "failed", result.reason)
 
 

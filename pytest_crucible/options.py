@@ -117,6 +117,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
     Setting("categories", "comma-separated categories", cli="--categories", plugin=False),
     Setting("resume", "continue a run (default: DIR/latest): items with a final row are not asked again, new "
             "rows append to its rows.jsonl, error rows are asked again", const="latest", metavar="RUN_DIR"),
+    Setting("judge", "a model from models.yaml that grades judged cases against their gold answer and rubric "
+            "(it must first pass a canary); without it judged cases are skipped", cli="--judge", metavar="MODEL"),
     Setting("max_cost", "stop sending requests once the run's cost would pass USD (recorded cost plus the worst "
             "case of the requests in flight); the rest is skipped", kind="number", metavar="USD"),
     # speed (pytest_crucible/speed/settings.py parses these)

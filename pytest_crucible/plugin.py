@@ -51,11 +51,12 @@ MARKER_HELP = {
     "instruct": "instruction following checked by program",
     "longctx": "long-context retrieval from generated haystacks",
     "agent": "multi-turn agent tasks over simulated tools (logs, files, tickets, calendars)",
+    "prose": "open explanations and summaries, graded by a judge model against gold points",
     "speed": "speed measurements",
     "easy": "easy tier",
     "medium": "medium tier",
     "hard": "hard tier (reported apart)",
-    "judged": "graded by a judge model (needs --judge)",
+    "judged": "graded by a judge model (needs --crucible-judge)",
     "smoke": "a few fast cases for a first look",
 }
 assert set(MARKER_HELP) == set(CATEGORIES) | set(DIFFICULTIES) | set(MARKER_TAGS)
@@ -102,6 +103,7 @@ def pytest_configure(config: pytest.Config) -> None:
             run_id=worker.get("crucible_run_id") if worker else None,
             resume=worker.get("crucible_resume_dir") if worker else setting_value(config, "resume"),
             max_cost=setting_value(config, "max_cost"), invocation=worker.get("crucible_invocation") if worker else None,
+            judge=setting_value(config, "judge"),
             settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed))
         session.import_sources = {path.resolve(): name for name in setting_value(config, "import") or []
                                   for path in importers.import_files(name)}

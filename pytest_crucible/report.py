@@ -89,6 +89,8 @@ def aggregate(rows, meta: dict | None = None) -> dict:
                 "estimated_rows": sum(1 for r in mrows if (r.tokens or {}).get("estimated")),
             },
             "cost_usd": round(sum(r.cost_usd or 0 for r in mrows), 6),
+            # what the judge's verdicts on this model's answers cost (cached verdicts cost nothing)
+            "judge_cost_usd": round(sum((r.judge or {}).get("cost_usd") or 0 for r in mrows), 6),
             "failures": [_brief(r) for r in mrows if r.outcome == "failed"],
             "errors": [_brief(r) for r in mrows if r.outcome == "error"],
             **speed_report(mrows, (meta or {}).get("slo")),

@@ -93,6 +93,8 @@ class Row:
     trace: dict | None = None         # multi-turn items: every turn's text and tool results, the final state
     speed: dict | None = None         # speed items: plan, samples, summary, plausibility
     wall_s: float | None = None
+    # judged cases: the judge's verdict {model, verdict, reasons, points, tokens, cost_usd, cached}
+    judge: dict | None = None
     # `crucible recover`: how this row re-asked an item cut off in its reasoning {how, max_tokens, replaces}
     recovered: dict | None = None
 

@@ -29,6 +29,10 @@ def skip_reason(item: ItemContext) -> str | None:
     if case.grader.get("type") == "code":
         from .sandbox import unavailable_reason
         return unavailable_reason(item.settings.allow_unsandboxed)
+    if case.grader and item.settings.judge is None:
+        from .graders import needs_judge
+        if needs_judge(case.grader):
+            return "judged case: needs a judge model (--crucible-judge MODEL)"
     return None
 
 

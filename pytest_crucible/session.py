@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import secrets
 from collections import defaultdict
 from pathlib import Path
+from typing import Callable
 
 from . import __version__
 from .case import DEFAULT_SEED, Case
@@ -25,7 +27,8 @@ class RunSession:
     def __init__(self, *, models: str, config_path: str | None = None, out_dir: str = "crucible-results",
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
                  run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
-                 resume: str | None = None, max_cost: float | None = None, invocation: str | None = None):
+                 resume: str | None = None, max_cost: float | None = None, invocation: str | None = None,
+                 judge: str | None = None):
         self.config: Config = load_config(find_config_path(config_path))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
@@ -61,6 +64,28 @@ class RunSession:
         self._lanes: dict[str, ProviderLane] = {}
         self._ledger: CostLedger | None = None
         self.prefetcher: Prefetcher | None = None
+        # (base_url, api_key) of a launched model's server: set by whoever holds the leases (the plugin's
+        # crucible_leases fixture), for a launched judge
+        self.local_endpoint: Callable[[ModelSpec], tuple[str, str | None]] | None = None
+        if judge:
+            self.settings = dataclasses.replace(self.settings, judge=self._judge(judge))
+            self.flags["judge"] = judge
+
+    def _judge(self, name: str):
+        """The run's judge (--crucible-judge): a model from models.yaml, asked through this session's clients."""
+        from .config import default_cache_dir
+        from .judge import Judge
+        model = self.config.select([name])[0]
+        return Judge(model, lambda: self._judge_client(model), cache_dir=default_cache_dir() / "judge")
+
+    def _judge_client(self, model: ModelSpec):
+        if not model.launch:
+            return self.client_for(model)
+        if self.local_endpoint is None:
+            from .judge import JudgeError
+            raise JudgeError(f"judge {model.name} is a launched local model, and no local server is leased here")
+        base_url, api_key = self.local_endpoint(model)
+        return self.client_for(model, base_url, api_key)
 
     def _continue(self, given: str) -> None:
         """Continue a run: its folder, its id, its rows (every process reads them: xdist workers skip

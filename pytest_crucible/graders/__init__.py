@@ -5,7 +5,8 @@
 
 A grader of multi-turn runs sets GRADES_TRACE = True and takes the agent_loop.Trace instead of one
 response. A grader that runs code sets `USES_SANDBOX = True` and takes `sandbox=` (the run's, or None for
-the process default). `grade()` below is the single entry point: it refuses to grade a truncated reply as
+the process default). A grader that asks a judge model sets `NEEDS_JUDGE = True` and takes `judge=` (the
+run's judge.Judge, or None); a truncated reply never reaches it. `grade()` below is the single entry point: it refuses to grade a truncated reply as
 complete.
 
 Other packages add grader types through the entry point group `pytest_crucible.graders` (the entry
@@ -33,6 +34,7 @@ GRADERS = Registry(ENTRY_POINT_GROUP, "grader type", {
     "tool_calls": f"{__name__}.tool_calls",
     "trace": f"{__name__}.trace",
     "code": f"{__name__}.code",
+    "judge": f"{__name__}.judge",
 }, needs=("check", "grade"))
 
 
@@ -60,11 +62,20 @@ def uses_sandbox(spec: dict) -> bool:
     return bool(getattr(grader_module(spec["type"]), "USES_SANDBOX", False))
 
 
-def grade(case, response, trace=None, *, sandbox=None) -> Grade:
+def needs_judge(spec: dict) -> bool:
+    """Whether this grader asks a judge model (its module sets NEEDS_JUDGE)."""
+    return bool(getattr(grader_module(spec["type"]), "NEEDS_JUDGE", False))
+
+
+def grade(case, response, trace=None, *, sandbox=None, judge=None) -> Grade:
     """Grade one reply; for a case graded on a multi-turn run, its trace (`response` is then the final
     turn's, or None for trace.final)."""
     module = grader_module(case.grader["type"])
-    if getattr(module, "GRADES_TRACE", False):
+    if getattr(module, "NEEDS_JUDGE", False):
+        if response.truncated:  # nothing complete to judge: no judge is asked
+            return Grade(passed=False, reason=_truncation(response, case))
+        result = module.grade(case, response, judge=judge)
+    elif getattr(module, "GRADES_TRACE", False):
         if trace is None:
             raise ValueError(f"case {case.id}: the {case.grader['type']} grader needs the run's trace")
         response = response if response is not None else trace.final
@@ -102,4 +113,4 @@ def _truncation(response, case) -> str:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "GRADERS", "Grade", "check_spec", "grade", "grader_module", "known_types",
-           "uses_sandbox"]
+           "needs_judge", "uses_sandbox"]

@@ -55,6 +55,7 @@ import time
 import weakref
 from pathlib import Path
 
+from ..config import default_cache_dir
 from ..errors import CaseError, SandboxError
 from ..sandbox import get_sandbox
 from ..sandbox.runner import Sandbox
@@ -264,14 +265,6 @@ def time_limit(case, *, sandbox: Sandbox | None = None) -> tuple[float, str]:
     return DEFAULT_TIMEOUT_S, "default"
 
 
-def cache_dir() -> Path:
-    override = os.environ.get("CRUCIBLE_CACHE_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_cache_dir
-    return Path(user_cache_dir("pytest-crucible"))
-
-
 def machine_fingerprint(sandbox: Sandbox | None = None) -> dict:
     cpu = ""
     try:
@@ -302,7 +295,7 @@ def calibrated_limit(case, *, sandbox: Sandbox) -> float:
     from filelock import FileLock
 
     key = calibration_key(case, sandbox)
-    folder = cache_dir() / "calibration"
+    folder = default_cache_dir() / "calibration"
     folder.mkdir(parents=True, exist_ok=True)
     safe_id = re.sub(r"[^A-Za-z0-9_.-]", "_", case.id)[:60]
     path = folder / f"{safe_id}-{key[:20]}.json"

@@ -1,0 +1,225 @@
+"""The judge: canary first, verdicts against gold points, cached, on the row; skipped without a judge;
+a judge that answers nonsense turns every judged item into an error. A scripted judge on the loopback
+server stands in for a judge model (it looks the candidate up in a table of verdicts)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from loopback import LoopbackServer, Reply
+from pytest_crucible.case import build_case
+from pytest_crucible.client import ChatClient
+from pytest_crucible.config import ModelSpec, Provider
+from pytest_crucible.graders import check_spec, grade
+from pytest_crucible.judge import Judge, JudgeError, canary_cases, parse_verdict
+from pytest_crucible.kinds import RunSettings
+from pytest_crucible.response import Response
+from pytest_crucible.runner import run_case
+from pytest_crucible.store import read_rows
+
+QUESTION = "In two sentences: why does a bicycle tyre pumped up on a cold morning seem softer by evening?"
+SPEC = {"type": "judge", "rubric": "explanation",
+        "gold": "It does not: a tyre warmed by the afternoon sun holds air at a higher pressure, so it is "
+                "harder by evening; it seems softer only if air leaked out.",
+        "points": [{"text": "warmer air in a sealed tyre means higher pressure", "any": ["pressure"]},
+                   {"text": "so a softer tyre means air has leaked out", "any": ["leak", "leaked", "leaking"]}],
+        "forbidden": ["contracts"]}
+RIGHT = ("Warming raises the pressure of the air sealed in the tyre, so heat alone would make it firmer; "
+         "if it is softer by evening, air has leaked out.")
+NEAR_MISS = "The pressure drops because warm air weighs less, and no air has leaked out."  # passes the screen
+SCREENED = "The rubber contracts in the heat."                                              # fails the screen
+JUDGE_ID = "judge-model"
+
+
+def case_of(spec=SPEC):
+    return build_case({"id": "PR-test", "category": "prose", "difficulty": "medium", "prompt": QUESTION,
+                       "grader": spec}, __file__)
+
+
+def candidate_of(prompt: str) -> str:
+    return prompt.split("CANDIDATE ANSWER:\n<<<\n", 1)[1].split("\n>>>", 1)[0]
+
+
+def scripted_judge(right: set[str]):
+    """A judge model: passes exactly the answers in `right` (and the canary's right answers)."""
+    right = set(right) | {answer for _, answer, ok in canary_cases() if ok}
+
+    def verdict(body: dict) -> Reply:
+        prompt = body["messages"][-1]["content"]
+        points = prompt.split("REQUIRED POINTS", 1)[1].split("CANDIDATE ANSWER", 1)[0].count("\n") - 2
+        ok = candidate_of(prompt) in right
+        return Reply(json.dumps({"points": [ok] * points, "verdict": "pass" if ok else "fail",
+                                 "reasons": "all points made" if ok else "the reason given is wrong"}),
+                     usage={"prompt_tokens": 400, "completion_tokens": 30, "total_tokens": 430})
+    return verdict
+
+
+@pytest.fixture
+def judge_endpoint():
+    with LoopbackServer(models=[JUDGE_ID]) as server:
+        yield server
+
+
+def make_judge(server, tmp_path, cache=True):
+    model = ModelSpec("judge", JUDGE_ID, Provider("loop", server.base_url), price_input=1.0, price_output=2.0)
+    client = ChatClient(server.base_url, model_id=JUDGE_ID, max_retries=0, timeout=10)
+    return Judge(model, lambda: client, cache_dir=tmp_path / "cache" if cache else None), client
+
+
+def judged_row(loopback, judge, answer):
+    loopback.script(default=answer)
+    model = ModelSpec("m1", "loopback-model", Provider("loop", loopback.base_url))
+    with ChatClient(loopback.base_url, model_id="loopback-model", max_retries=0, timeout=10) as client:
+        return run_case(case_of(), model, client, settings=RunSettings(judge=judge))
+
+
+def test_the_judge_passes_the_right_answer_and_fails_a_near_miss_with_its_reasons(loopback, judge_endpoint, tmp_path):
+    judge_endpoint.script(handler=scripted_judge({RIGHT}))
+    judge, client = make_judge(judge_endpoint, tmp_path)
+    with client:
+        right = judged_row(loopback, judge, RIGHT)
+        wrong = judged_row(loopback, judge, NEAR_MISS)
+        screened = judged_row(loopback, judge, SCREENED)
+    assert right.outcome == "passed" and right.judge["verdict"] == "pass" and right.judge["points"] == [True, True]
+    assert right.judge["cost_usd"] == pytest.approx((400 * 1.0 + 30 * 2.0) / 1e6) and not right.judge["cached"]
+    assert right.judge["model"] == "judge" and right.judge["tokens"] == {"prompt": 400, "completion": 30}
+    assert wrong.outcome == "failed" and wrong.reason == "judge judge: the reason given is wrong"
+    assert wrong.judge["verdict"] == "fail"
+    assert screened.outcome == "failed" and screened.reason == "says 'contracts', which the reference rules out"
+    assert screened.judge is None
+    # six canary questions, then one per answer that passed the screen
+    assert judge_endpoint.chat_count == 6 + 2
+    assert [v["expected"] == v["verdict"] for v in judge.canary_verdicts] == [True] * 6
+
+
+def test_verdicts_are_cached_on_disk_by_judge_case_and_answer(loopback, judge_endpoint, tmp_path):
+    judge_endpoint.script(handler=scripted_judge({RIGHT}))
+    first, client = make_judge(judge_endpoint, tmp_path)
+    with client:
+        judged_row(loopback, first, RIGHT)
+    asked = judge_endpoint.chat_count
+    again, client = make_judge(judge_endpoint, tmp_path)  # a new process would start like this
+    with client:
+        row = judged_row(loopback, again, "  " + RIGHT.replace(" ", "  "))  # the same answer, other blanks
+        other = judged_row(loopback, again, NEAR_MISS)
+    assert row.outcome == "passed" and row.judge["cached"] and row.judge["cost_usd"] == 0.0
+    assert other.outcome == "failed" and not other.judge["cached"]
+    assert judge_endpoint.chat_count == asked + 1  # canary and the known answer from the cache
+
+
+@pytest.mark.parametrize("judge_reply, why", [
+    ("banana", "holds no verdict"),                                           # nonsense
+    (json.dumps({"verdict": "pass", "reasons": "fine"}), "passed a known-wrong answer"),   # passes everything
+    (json.dumps({"verdict": "fail", "reasons": "no"}), "failed a known-right answer"),     # fails everything
+])
+def test_a_judge_that_fails_its_canary_makes_every_judged_item_an_error(loopback, judge_endpoint, tmp_path,
+                                                                         judge_reply, why):
+    judge_endpoint.script(default=judge_reply)
+    judge, client = make_judge(judge_endpoint, tmp_path, cache=False)
+    with client:
+        rows = [judged_row(loopback, judge, answer) for answer in (RIGHT, NEAR_MISS, RIGHT)]
+    assert [r.outcome for r in rows] == ["error"] * 3
+    assert all(r.reason.startswith("judge judge failed its canary, so no judged item is graded: ") and why in r.reason
+               for r in rows)
+    assert judge_endpoint.chat_count <= 6  # the canary ran once, not once per item
+
+
+def test_parse_verdict_reads_json_in_fences_and_lets_the_points_decide():
+    assert parse_verdict('```json\n{"verdict": "PASS", "reasons": "ok", "points": [true, true]}\n```', 2) == \
+        (True, "ok", [True, True])
+    assert parse_verdict('<think>hmm</think>{"verdict": "pass", "points": [true, false], "reasons": "x"}', 2) == \
+        (False, "point 2 missing; x", [True, False])
+    assert parse_verdict('{"verdict": "fail", "reasons": "wrong", "points": [true]}', 2) == (False, "wrong", None)
+    with pytest.raises(JudgeError, match="holds no verdict"):
+        parse_verdict('{"verdict": "maybe"}', 1)
+
+
+def test_the_screen_fails_what_a_program_can_see_and_needs_a_judge_for_the_rest():
+    case = case_of({**SPEC, "max_words": 30})
+    assert grade(case, Response(content="")).reason == "empty response"
+    assert grade(case, Response(content="I cannot help with that.")).reason == \
+        "misses point 1 (warmer air in a sealed tyre means higher pressure)"
+    assert grade(case, Response(content="pressure " * 31)).reason == "31 words, at most 30"
+    with pytest.raises(JudgeError, match="no judge was given"):
+        grade(case, Response(content=RIGHT))
+    cut = grade(case, Response(content="Warming raises the pressure", finish_reason="length", max_tokens=8))
+    assert not cut.passed and cut.reason.startswith("TRUNCATED")  # a cut reply never reaches a judge
+
+
+@pytest.mark.parametrize("spec, field", [
+    ({**SPEC, "rubric": "vibes"}, "rubric"),
+    ({**SPEC, "gold": " "}, "gold"),
+    ({**SPEC, "points": []}, "points"),
+    ({**SPEC, "points": [{"text": "x", "any": []}]}, "points[0].any"),
+    ({**SPEC, "points": [{"text": "x", "keywords": ["y"]}]}, "points[0]"),
+    ({**SPEC, "max_words": 0}, "max_words"),
+    ({**SPEC, "style": "strict"}, "style"),
+])
+def test_bad_judge_specs_name_the_field(spec, field):
+    assert field in [f for f, _ in check_spec(spec)]
+
+
+# ---- through the plugin --------------------------------------------------------------------------------
+
+CASES = textwrap.dedent(f"""\
+    def cases():
+        grader = {SPEC!r}
+        return [{{"id": f"PR{{i}}", "category": "prose", "difficulty": "medium", "prompt": f"({{i}}) {QUESTION}",
+                  "grader": grader}} for i in range(3)]
+    """)
+
+
+def plugin_project(pytester, loopback, judge_reply):
+    def handler(body):
+        if body["model"] == JUDGE_ID:
+            return judge_reply(body) if callable(judge_reply) else Reply(judge_reply)
+        return Reply(RIGHT)
+    loopback.script(handler=handler)
+    pytester.makefile(".yaml", models=textwrap.dedent(f"""\
+        providers:
+          loop: {{base_url: "{loopback.base_url}", max_retries: 0, timeout: 20}}
+        models:
+          - {{name: m1, provider: loop, model_id: loopback-model}}
+          - {{name: judge, provider: loop, model_id: {JUDGE_ID}, price: {{input: 1.0, output: 2.0}}}}
+        """))
+    (pytester.path / "prose").mkdir()
+    (pytester.path / "prose" / "why_cases.py").write_text(CASES)
+
+
+def run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                         "prose", *args)
+
+
+def test_through_the_plugin_judged_items_pass_are_skipped_without_a_judge_or_error(pytester, loopback, monkeypatch):
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(pytester.path / "cache"))
+    plugin_project(pytester, loopback, scripted_judge({RIGHT}))
+    run(pytester).assert_outcomes(skipped=3)
+    assert loopback.chat_count == 0  # skipped before anything is asked
+    rows = read_rows(pytester.path / "crucible-results" / "latest")
+    assert {r["reason"] for r in rows} == {"judged case: needs a judge model (--crucible-judge MODEL)"}
+
+    result = run(pytester, "--crucible-judge=judge")
+    result.assert_outcomes(passed=3)
+    run_dir = pytester.path / "crucible-results" / "latest"
+    rows = read_rows(run_dir)
+    assert all(r["judge"]["verdict"] == "pass" and r["judge"]["model"] == "judge" for r in rows)
+    report = json.loads((run_dir / "report.json").read_text())
+    assert report["models"]["m1"]["categories"]["prose"]["passed"] == 3
+    assert report["models"]["m1"]["judge_cost_usd"] == pytest.approx(sum(r["judge"]["cost_usd"] for r in rows))
+    assert report["models"]["m1"]["judge_cost_usd"] == pytest.approx(3 * (400 * 1.0 + 30 * 2.0) / 1e6)
+    assert report["meta"]["judge"] == "judge"
+
+
+def test_through_the_plugin_a_nonsense_judge_errors_every_judged_item(pytester, loopback, monkeypatch):
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(pytester.path / "cache"))
+    plugin_project(pytester, loopback, "The weather is lovely today.")
+    result = run(pytester, "--crucible-judge=judge")
+    result.assert_outcomes(errors=3)
+    assert "passed" not in result.parseoutcomes()
+    result.stdout.fnmatch_lines(["*judge judge failed its canary*holds no verdict*"])
+    report = json.loads((pytester.path / "crucible-results" / "latest" / "report.json").read_text())
+    assert report["models"]["m1"]["total"]["passed"] == 0 and report["models"]["m1"]["total"]["errors"] == 3
