@@ -77,6 +77,7 @@ class VerifyReport:
     references_graded: int = 0  # verify.reference / verify.wrong replies put through the grader
     traces_replayed: int = 0    # of those, scripts of assistant turns replayed against a simulation
     accepted_graded: int = 0    # verify.accepted replies put through the grader
+    left_to_judge: int = 0      # judged cases' wrong replies that pass the screen: only a judge can fail them
     rejected: list[CaseProblem] = field(default_factory=list)  # the accepted replies the grader refused
     sandbox_note: str | None = None  # why sandboxed checks could not run, when they could not
     elapsed_s: float = 0.0
@@ -91,6 +92,8 @@ class VerifyReport:
 
     def summary(self) -> str:
         traces = f", {self.traces_replayed} traces replayed" if self.traces_replayed else ""
+        if self.left_to_judge:
+            traces += f", {self.left_to_judge} near misses left to a judge"
         if self.accepted_graded:
             passed = self.accepted_graded - len(self.rejected)
             traces += (f", {passed} of {self.accepted_graded} possible answers accepted "
@@ -342,6 +345,10 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
             run.problem("verify.reference missing: add a model-like reply that must pass the grader")
         if "solution" in v:
             run.problem(f"verify.solution is for code cases; this case is graded by {kind}")
+    if kind == "judge" and (len(_as_list(v.get("wrong"))) < 3 or not all(isinstance(w, str) for w in _as_list(v.get("wrong")))
+                            or not isinstance(v.get("reference"), str)):
+        run.problem("a judged case needs verify.reference (an answer the judge must pass) and at least three "
+                    "verify.wrong answers (a refusal, an off-task answer and a near miss the judge must fail)")
     if case.simulation and len(_as_list(v.get("wrong"))) < 2:
         run.problem("a multi-turn case needs at least two wrong scripts in verify.wrong (a refusal and an "
                     "off-task run, plus a hedge or an invented report)")
@@ -470,6 +477,9 @@ def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
     case, v = run.case, run.verify
     if case.grader.get("type") == "code" or not run.spec_ok or not run.regex_ok:
         return
+    if case.grader.get("type") == "judge":
+        _check_judged(run, report)
+        return
     entries = ([("verify.reference", v["reference"], True)] if "reference" in v else [])
     entries += [(f"verify.wrong[{i}]", w, False) for i, w in enumerate(_as_list(v.get("wrong")))]
     if isinstance(v.get("accepted"), list) and not case.simulation:
@@ -491,6 +501,33 @@ def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
             run.problem(f"{label} fails its own grader: {result.reason}")
         elif not should_pass and result.passed:
             run.problem(f"{label} passes the grader but must fail: {_short(reply)}")
+
+
+def _check_judged(run: _CaseRun, report: VerifyReport) -> None:
+    """A judged case without a judge: its reference must pass the screen (or the screen would fail right
+    answers), its wrong answers that fail the screen are checked here, and at least one must pass the screen:
+    a near miss that only the judge can fail, so the case tests the judge and not just the screen."""
+    from .extract import clean_answer
+    from .graders.judge import screen
+
+    v, spec = run.verify, run.case.grader
+    if isinstance(v.get("reference"), str):
+        failed = screen(spec, clean_answer(v["reference"]))
+        report.references_graded += 1
+        if failed:
+            run.problem(f"verify.reference fails the screen of its judged case: {failed}")
+    near_misses = 0
+    for wrong in _as_list(v.get("wrong")):
+        if not isinstance(wrong, str):
+            continue
+        if screen(spec, clean_answer(wrong)) is None:
+            near_misses += 1
+        else:
+            report.references_graded += 1
+    report.left_to_judge += near_misses
+    if not near_misses:
+        run.problem("no verify.wrong answer passes the screen: add a near miss (the reference's words, a wrong "
+                    "claim) that only the judge can fail")
 
 
 def _check_accepted(run: _CaseRun, report: VerifyReport, replies: list) -> None:

@@ -6,7 +6,8 @@
       gold: "..."                   # the reference answer, shown to the judge
       points:                       # required points, shown to the judge; each must be in the answer
         - text: "..."
-          any: [word, "two words"]  # screen: the answer must contain one of these (optional)
+          any: [word, "two words", "leak*"]  # screen: the answer must hold one of these (optional;
+                                    # whole words, case ignored; a trailing * matches any ending)
       forbidden: [word]             # screen: an answer containing one fails (the trap, a hedge)
       max_words: 60                 # screen: a longer answer fails (summaries)
 
@@ -18,6 +19,8 @@ catch. Without a judge (`--crucible-judge`) judged items are skipped before they
 """
 
 from __future__ import annotations
+
+import re
 
 from ..extract import clean_answer, plain, word_pattern, words
 from ..judge import RUBRICS, JudgeError
@@ -68,13 +71,20 @@ def screen(spec: dict, answer: str) -> str | None:
     if limit and count > limit:
         return f"{count} words, at most {limit}"
     for word in spec.get("forbidden") or []:
-        if word_pattern(word).search(text):
+        if _keyword(word).search(text):
             return f"says {word!r}, which the reference rules out"
     for i, point in enumerate(spec.get("points") or [], 1):
         wanted = point.get("any") if isinstance(point, dict) else None
-        if wanted and not any(word_pattern(w).search(text) for w in wanted):
+        if wanted and not any(_keyword(w).search(text) for w in wanted):
             return f"misses point {i} ({point['text']})"
     return None
+
+
+def _keyword(word: str) -> re.Pattern:
+    """A screen word: whole, case ignored; `leak*` is a word that starts with `leak`."""
+    if word.endswith("*"):
+        return re.compile(word_pattern(word[:-1]).pattern.removesuffix(r"(?!\w)"), re.I)
+    return word_pattern(word)
 
 
 def grade(case, response, judge=None) -> Grade:
