@@ -255,12 +255,15 @@ class RunSession:
             ledger.remove()
 
     # -- results (controller) ---------------------------------------------------------------------
-    def record(self, row: Row) -> None:
+    def _open_store(self) -> RunStore:
         if self.store is None:
             self.store = RunStore(self.out_dir, self.run_id)
             self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
+        return self.store
+
+    def record(self, row: Row) -> None:
         self.rows.append(row)
-        self.store.append(row)
+        self._open_store().append(row)
 
     def meta(self) -> dict:
         return {
@@ -286,6 +289,8 @@ class RunSession:
 
     def finish(self) -> dict | None:
         """Write report.json and report.md once; later calls return the same report."""
+        if self.store is None and self.rows:  # a resumed run whose items had all finished before
+            self._open_store()
         if self.store and self.report is None:
             self.store.close()
             self.report = write_reports(self.store.run_dir, self.rows, self.store.meta)

@@ -94,6 +94,18 @@ def test_a_changed_case_is_asked_again(project, loopback):
     assert report["models"]["m1"]["total"]["n"] == 1   # the latest row of the item counts, once
 
 
+def test_resuming_a_finished_run_rebuilds_its_report_and_asks_nothing(project, loopback):
+    run(project, "-k", "R00 or R01")
+    report_file = rows_file(project).parent / "report.json"
+    report_file.unlink()
+    loopback.reset()
+    result = run(project, "--crucible-resume", "-k", "R00 or R01")
+    result.assert_outcomes(passed=2)
+    assert asked(loopback) == []
+    assert json.loads(report_file.read_text())["models"]["m1"]["total"]["passed"] == 2
+    result.stdout.fnmatch_lines(["*crucible summary*"])
+
+
 def test_resume_needs_a_run_to_continue(project):
     result = run(project, "--crucible-resume")
     assert result.ret == 4
