@@ -53,6 +53,16 @@ def _cmd_recover(args) -> int:
     return 0
 
 
+def _cmd_pairwise(args) -> int:
+    from .pairwise import render_table, run_pairwise
+    result = run_pairwise(args.runs, judge_name=_setting(args, "judge"), config_path=_setting(args, "config"),
+                          paths=[Path(p) for p in args.cases], out=args.out, rounds=args.rounds)
+    for line in render_table(result):
+        print(line)
+    print(f"wrote {args.out}")
+    return 0
+
+
 def _setting(args, name: str):
     """A shared setting (options.py): this command's flag, else $CRUCIBLE_NAME, else the default."""
     setting = SETTINGS[name]
@@ -265,6 +275,18 @@ def build_parser() -> argparse.ArgumentParser:
                      "then a request for the final answer, thinking switched off")
     SETTINGS["config"].add_to(p)
     p.set_defaults(func=_cmd_recover)
+
+    p = sub.add_parser("pairwise", help="a judge compares the answers of two or more runs to the same judged "
+                       "cases, in both orders; Bradley-Terry ratings with bootstrap intervals, pairwise.json and a table")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders, e.g. crucible-results/<run-id>")
+    p.add_argument("--cases", nargs="*", default=[], metavar="PATH",
+                   help="the runs' own case files (the built-in suite is always looked in)")
+    p.add_argument("--out", default="pairwise.json", metavar="PATH", help="where to write the result "
+                   "(default: pairwise.json)")
+    p.add_argument("--rounds", type=int, default=1000, metavar="N", help="bootstrap rounds (default 1000)")
+    SETTINGS["judge"].add_to(p)
+    SETTINGS["config"].add_to(p)
+    p.set_defaults(func=_cmd_pairwise)
 
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
