@@ -120,11 +120,25 @@ def test_a_judge_that_fails_its_canary_makes_every_judged_item_an_error(loopback
     judge_endpoint.script(default=judge_reply)
     judge, client = make_judge(judge_endpoint, tmp_path, cache=False)
     with client:
-        rows = [judged_row(loopback, judge, answer) for answer in (RIGHT, NEAR_MISS, RIGHT)]
-    assert [r.outcome for r in rows] == ["error"] * 3
+        rows = [judged_row(loopback, judge, answer) for answer in (RIGHT, NEAR_MISS, SCREENED, RIGHT)]
+    assert [r.outcome for r in rows] == ["error"] * 4  # the screen's failure too: the judge grades nothing
     assert all(r.reason.startswith("judge judge failed its canary, so no judged item is graded: ") and why in r.reason
                for r in rows)
     assert judge_endpoint.chat_count <= 6  # the canary ran once, not once per item
+
+
+def test_a_cut_off_reply_is_never_shown_to_the_judge_and_a_failed_canary_errors_it_too(judge_endpoint, tmp_path):
+    cut = Response(content="Warming raises the pressure", finish_reason="length", max_tokens=8)
+    judge_endpoint.script(handler=scripted_judge({RIGHT}))
+    judge, client = make_judge(judge_endpoint, tmp_path, cache=False)
+    with client:
+        result = grade(case_of(), cut, judge=judge)
+    assert not result.passed and result.reason == "TRUNCATED at 8 tokens"
+    assert judge_endpoint.chat_count == 6  # the canary only
+    judge_endpoint.script(default="banana")
+    judge, client = make_judge(judge_endpoint, tmp_path, cache=False)
+    with client, pytest.raises(JudgeError, match="failed its canary"):
+        grade(case_of(), cut, judge=judge)
 
 
 def test_parse_verdict_reads_json_in_fences_and_lets_the_points_decide():

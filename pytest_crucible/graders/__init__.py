@@ -6,8 +6,8 @@
 A grader of multi-turn runs sets GRADES_TRACE = True and takes the agent_loop.Trace instead of one
 response. A grader that runs code sets `USES_SANDBOX = True` and takes `sandbox=` (the run's, or None for
 the process default). A grader that asks a judge model sets `NEEDS_JUDGE = True` and takes `judge=` (the
-run's judge.Judge, or None); a truncated reply never reaches it. `grade()` below is the single entry point: it refuses to grade a truncated reply as
-complete.
+run's judge.Judge, or None); it shows no truncated reply to the judge. `grade()` below is the single
+entry point: it refuses to grade a truncated reply as complete.
 
 Other packages add grader types through the entry point group `pytest_crucible.graders` (the entry
 point's name is the type a case writes in `grader.type`; its value a module or object with `check` and
@@ -72,8 +72,6 @@ def grade(case, response, trace=None, *, sandbox=None, judge=None) -> Grade:
     turn's, or None for trace.final)."""
     module = grader_module(case.grader["type"])
     if getattr(module, "NEEDS_JUDGE", False):
-        if response.truncated:  # nothing complete to judge: no judge is asked
-            return Grade(passed=False, reason=_truncation(response, case))
         result = module.grade(case, response, judge=judge)
     elif getattr(module, "GRADES_TRACE", False):
         if trace is None:

@@ -88,6 +88,10 @@ def _keyword(word: str) -> re.Pattern:
 
 
 def grade(case, response, judge=None) -> Grade:
+    if judge is not None:  # a judge that fails its canary grades nothing, not even what the screen would fail
+        judge.ensure_canary()
+    if response.truncated:  # nothing complete to judge; graders.grade() gives the truncation as the reason
+        return Grade(passed=False, reason="")
     answer = clean_answer(response.content)
     failed = screen(case.grader, answer)
     if failed:

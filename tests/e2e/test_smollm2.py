@@ -355,3 +355,38 @@ def test_llama_cpp_accepts_the_loop_s_tool_messages(client):
     assert [m["role"] for m in asked[1]] == ["user", "assistant", "tool"]
     second = trace.turns[1].response
     assert second.content or second.tool_calls, "the server answered the turn after the tool result"
+
+
+JUDGED_CASE = """\
+cases:
+  - id: e2e-judged-moons
+    category: prose
+    difficulty: easy
+    tags: [judged]
+    prompt: "Which planet is closest to the Sun? Answer in one sentence."
+    max_tokens: 48
+    params: {temperature: 0}
+    grader:
+      type: judge
+      rubric: facts
+      gold: "Mercury is the planet closest to the Sun."
+      points: ["Mercury is the planet closest to the Sun"]
+"""
+
+
+def test_smollm2_as_its_own_judge_runs_the_canary_first(smollm2, pytester, lease_dir, monkeypatch):
+    """The embedded model judges its own answer. It may fail the canary: then the judged item is an
+    error and nothing passes, the honest outcome for a judge that cannot tell right from wrong."""
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(pytester.path / "cache"))
+    config = write_run_files(pytester, JUDGED_CASE)
+    result = pytester.runpytest_subprocess(*run_args(config, "out"), "--crucible-judge=smollm2")
+    [row] = rows_of(pytester.path / "out")
+    assert row["answer_text"] or row["truncated"], "the model was asked before its answer was judged"
+    if "failed its canary" in row["reason"]:
+        assert row["outcome"] == "error" and row["judge"] is None
+        result.assert_outcomes(errors=1)
+    else:  # it passed the canary: its verdict is on the row, or the screen failed the answer first
+        assert row["outcome"] in ("passed", "failed")
+        assert row["judge"] is not None or not row["answer_text"].strip() or row["truncated"]
+    assert [e["event"] for e in history(lease_dir)] == ["acquired", "server_ready", "released"]  # one server
+    print(f"\nsmollm2 judging itself: {row['outcome']} ({row['reason']})")
