@@ -277,7 +277,8 @@ def render_table(result: dict) -> list[str]:
     """A markdown table of the ranking, then the pairs."""
     lines = [f"judge {result['judge']}: {len(result['games'])} games (both orders), "
              f"{len(result['errors'])} without a verdict, cost ${result['judge_cost_usd']:.4f}", "",
-             "| # | player | rating | 95% interval | won | lost | tied |", "| --- | --- | --- | --- | --- | --- | --- |"]
+             "| # | player | rating | 95% interval | won | lost | tied |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for rank, p in enumerate(result["players"], 1):
         interval = f"{p['interval'][0]:.0f} to {p['interval'][1]:.0f}" if p["interval"] else "-"
         lines.append(f"| {rank} | {p['name']} | {p['rating']:.0f} | {interval} | {p['wins']} | {p['losses']} "

@@ -10,11 +10,12 @@ import textwrap
 import pytest
 
 from loopback import LoopbackServer, Reply
+from scripted_judge import scripted_judge
 from pytest_crucible.case import build_case
 from pytest_crucible.client import ChatClient
 from pytest_crucible.config import ModelSpec, Provider
 from pytest_crucible.graders import check_spec, grade
-from pytest_crucible.judge import Judge, JudgeError, canary_cases, parse_verdict
+from pytest_crucible.judge import Judge, JudgeError, parse_verdict
 from pytest_crucible.kinds import RunSettings
 from pytest_crucible.response import Response
 from pytest_crucible.runner import run_case
@@ -37,24 +38,6 @@ JUDGE_ID = "judge-model"
 def case_of(spec=SPEC):
     return build_case({"id": "PR-test", "category": "prose", "difficulty": "medium", "prompt": QUESTION,
                        "grader": spec}, __file__)
-
-
-def candidate_of(prompt: str) -> str:
-    return prompt.split("CANDIDATE ANSWER:\n<<<\n", 1)[1].split("\n>>>", 1)[0]
-
-
-def scripted_judge(right: set[str]):
-    """A judge model: passes exactly the answers in `right` (and the canary's right answers)."""
-    right = set(right) | {answer for _, answer, ok in canary_cases() if ok}
-
-    def verdict(body: dict) -> Reply:
-        prompt = body["messages"][-1]["content"]
-        points = prompt.split("REQUIRED POINTS", 1)[1].split("CANDIDATE ANSWER", 1)[0].count("\n") - 2
-        ok = candidate_of(prompt) in right
-        return Reply(json.dumps({"points": [ok] * points, "verdict": "pass" if ok else "fail",
-                                 "reasons": "all points made" if ok else "the reason given is wrong"}),
-                     usage={"prompt_tokens": 400, "completion_tokens": 30, "total_tokens": 430})
-    return verdict
 
 
 @pytest.fixture

@@ -9,16 +9,16 @@ import textwrap
 
 import pytest
 
-from loopback import Reply
+from scripted_judge import USAGE, scripted_judge
 from pytest_crucible.case import load_cases
 from pytest_crucible.cli import main as crucible
 from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.judge import canary_cases
 from pytest_crucible.pairwise import Game, Pairwise, bootstrap_intervals, bradley_terry, elo, play
 from pytest_crucible.row import Row
 
 JUDGE_ID = "judge-model"
 PROSE = [c for c in load_cases(None) if c.category == "prose"][:3]
+REFERENCES = {c.verify["reference"].strip() for c in PROSE}
 
 
 def games(case_id, first, second, *winners):
@@ -94,22 +94,6 @@ def write_run(folder, model_name, answer_of):
     return folder
 
 
-def pairwise_judge(body):
-    """The canary's right answers pass; of two answers, the one that is a case's reference wins."""
-    prompt = body["messages"][-1]["content"]
-    if "CANDIDATE ANSWER" in prompt:
-        candidate = prompt.split("CANDIDATE ANSWER:\n<<<\n", 1)[1].split("\n>>>", 1)[0]
-        ok = candidate in {answer for _, answer, right in canary_cases() if right}
-        points = prompt.split("REQUIRED POINTS", 1)[1].split("CANDIDATE ANSWER", 1)[0].count("\n") - 2
-        return Reply(json.dumps({"points": [ok] * points, "verdict": "pass" if ok else "fail", "reasons": "-"}))
-    a = prompt.split("ANSWER A:\n<<<\n", 1)[1].split("\n>>>", 1)[0]
-    b = prompt.split("ANSWER B:\n<<<\n", 1)[1].split("\n>>>", 1)[0]
-    references = {c.verify["reference"].strip() for c in PROSE}
-    winner = "A" if a in references else "B" if b in references else "tie"
-    return Reply(json.dumps({"winner": winner, "reasons": "it makes the required points"}),
-                 usage={"prompt_tokens": 500, "completion_tokens": 20, "total_tokens": 520})
-
-
 @pytest.fixture
 def two_runs(tmp_path, loopback, monkeypatch):
     monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(tmp_path / "cache"))
@@ -128,14 +112,15 @@ def two_runs(tmp_path, loopback, monkeypatch):
 
 def test_pairwise_ranks_the_runs_with_the_judge_in_both_orders(two_runs, loopback, tmp_path, capsys):
     config, good, bad = two_runs
-    loopback.script(handler=pairwise_judge)
+    loopback.script(handler=scripted_judge(REFERENCES))
     out = tmp_path / "ranking" / "pairwise.json"
     assert crucible(["pairwise", str(good), str(bad), "--judge", "judge", "--config", str(config),
                      "--out", str(out), "--rounds", "100"]) == 0
     n = len(PROSE)
     assert loopback.chat_count == 6 + 2 * n  # the canary, then each case in both orders
-    orders = [(r.body["messages"][-1]["content"].split("ANSWER A:\n<<<\n", 1)[1][:40]) for r in loopback.chat_requests[6:]]
-    assert len(set(orders)) == 2 * n  # each case's two answers, each read first once
+    first_read = [r.body["messages"][-1]["content"].split("ANSWER A:\n<<<\n", 1)[1][:40]
+                  for r in loopback.chat_requests[6:]]
+    assert len(set(first_read)) == 2 * n  # each case's two answers, each read first once
     result = json.loads(out.read_text())
     assert [p["name"] for p in result["players"]] == ["good", "bad"]
     best, worst = result["players"]
@@ -146,7 +131,8 @@ def test_pairwise_ranks_the_runs_with_the_judge_in_both_orders(two_runs, loopbac
     assert result["pairs"] == [{"a": "bad", "b": "good", "cases": n, "a_wins": 0, "b_wins": 2 * n, "ties": 0,
                                 "inconsistent": 0}]
     assert result["position"] == {"first": n, "second": n}
-    assert result["judge_cost_usd"] == pytest.approx(2 * n * (500 * 1.0 + 20 * 2.0) / 1e6)
+    per_game = (USAGE["prompt_tokens"] * 1.0 + USAGE["completion_tokens"] * 2.0) / 1e6  # the judge's prices
+    assert result["judge_cost_usd"] == pytest.approx(2 * n * per_game)
     assert best["run"] == "run-a" and best["model"] == "good" and result["errors"] == []
     table = capsys.readouterr().out
     assert f"| 1 | good | {best['rating']:.0f} |" in table and f"| bad vs good | {n} | 0-{2 * n} | 0 | 0 |" in table
@@ -155,7 +141,7 @@ def test_pairwise_ranks_the_runs_with_the_judge_in_both_orders(two_runs, loopbac
 def test_the_same_model_in_two_runs_is_two_players(two_runs, loopback, tmp_path):
     config, good, _ = two_runs
     again = write_run(tmp_path / "run-c", "good", lambda c: c.verify["wrong"][-1])
-    loopback.script(handler=pairwise_judge)
+    loopback.script(handler=scripted_judge(REFERENCES))
     out = tmp_path / "pairwise.json"
     assert crucible(["pairwise", str(good), str(again), "--judge", "judge", "--config", str(config),
                      "--out", str(out), "--rounds", "20"]) == 0

@@ -2,7 +2,7 @@
 refuses, one that parrots the prompt back, one that sprays every small number, yes/no, JSON and a stub
 function in every reply, and one that calls every offered tool with empty arguments. Every item must be
 a failure: not a pass, and not an error either (a hostile reply is the model's fault, never the
-infrastructure's)."""
+infrastructure's). Judged cases are graded by a scripted judge that passes its canary and no answer."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import json
 
 import pytest
 from loopback import Reply
+from scripted_judge import scripted_judge
 
 from pytest_crucible.case import load_cases
 
@@ -42,12 +43,15 @@ HANDLERS = {
 
 
 @pytest.mark.parametrize("kind", list(HANDLERS))
-def test_a_hostile_endpoint_passes_nothing(pytester, loopback, kind):
+def test_a_hostile_endpoint_passes_nothing(pytester, loopback, monkeypatch, kind):
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(pytester.path / "cache"))
     pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
-                                     "models:\n  - {name: m1, provider: loop, context_length: 200000}\n")
-    loopback.script(handler=HANDLERS[kind])
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models=m1", "-m", "not speed", "-q",
-                                           "-n", "2")
+                                     "models:\n  - {name: m1, provider: loop, context_length: 200000}\n"
+                                     "  - {name: judge, provider: loop, model_id: judge-model}\n")
+    judge = scripted_judge(set())
+    loopback.script(handler=lambda body: judge(body) if body["model"] == "judge-model" else HANDLERS[kind](body))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models=m1", "--crucible-judge=judge",
+                                           "-m", "not speed", "-q", "-n", "2")
     rows = [json.loads(line) for line in
             (pytester.path / "crucible-results" / "latest" / "rows.jsonl").read_text().splitlines()]
     outcomes = {}
