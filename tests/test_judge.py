@@ -11,10 +11,12 @@ import pytest
 
 from loopback import LoopbackServer, Reply
 from scripted_judge import scripted_judge
-from pytest_crucible.case import build_case
+from pytest_crucible.case import build_case, load_cases
+from pytest_crucible.extract import clean_answer
 from pytest_crucible.client import ChatClient
 from pytest_crucible.config import ModelSpec, Provider
 from pytest_crucible.graders import check_spec, grade
+from pytest_crucible.graders.judge import screen
 from pytest_crucible.judge import Judge, JudgeError, parse_verdict
 from pytest_crucible.kinds import RunSettings
 from pytest_crucible.response import Response
@@ -220,3 +222,18 @@ def test_through_the_plugin_a_nonsense_judge_errors_every_judged_item(pytester, 
     result.stdout.fnmatch_lines(["*judge judge failed its canary*holds no verdict*"])
     report = json.loads((pytester.path / "crucible-results" / "latest" / "report.json").read_text())
     assert report["models"]["m1"]["total"]["passed"] == 0 and report["models"]["m1"]["total"]["errors"] == 3
+
+
+@pytest.mark.parametrize("seed", [None, 1, 2, 3])
+def test_the_builtin_judged_cases_screens_pass_their_reference_however_it_is_dressed(seed):
+    judged = [c for c in load_cases(None, seed) if c.grader.get("type") == "judge"]
+    assert len(judged) >= 20
+    dressed = [lambda r: f"**{r}**", lambda r: f"Sure, here is the answer.\n\n{r}", lambda r: f"{r}\n\nHope this helps.",
+               lambda r: f"## Answer\n\n- {r}", lambda r: f"<think>Let me think about the cause.</think>{r}"]
+    refused = {}
+    for case in judged:
+        for dress in dressed:
+            reason = screen(case.grader, clean_answer(dress(case.verify["reference"])))
+            if reason:
+                refused[case.id] = reason
+    assert refused == {}

@@ -75,8 +75,8 @@ def _moving(rng, number: int) -> dict:
               {"text": f"new weekday hours {start} to {end}", "any": [start, start.replace(":", "."), end]},
               {"text": f"reserved items can be collected at {collect} (until the end of the month)",
                "any": [collect_word]}]
-    reference = (f"The {service} moves to {new}, opening on {day} {month}. Weekday hours: {start} to {end}. Items "
-                 f"reserved before the move can be collected at {collect} until the month ends.")
+    reference = (f"The {service} reopens at {new} on {day} {month}, open {start} to {end} on weekdays. Reserved "
+                 f"items can be collected at {collect} until the month ends.")
     wrong = [REFUSAL,
              f"{org} thanks residents for their patience during the works, which a regional grant paid for.",
              f"The {service} moves to {new} or {decoy}, on {day} or {decoy_day} {month}; hours change too.",
@@ -105,8 +105,8 @@ def _roadworks(rng, number: int) -> dict:
                                                                                    f"{d1} to {d2}"]},
               {"text": f"the diversion is along {via}", "any": [via]},
               {"text": f"the bus stop moves to outside the {landmark}", "any": [landmark.split()[-1]]}]
-    reference = (f"{road} is closed from {d1} to {d2} {month} for water main work. Drivers divert along {via}; the "
-                 f"bus stop moves to a temporary stop outside the {landmark}.")
+    reference = (f"{road} is closed from {d1} to {d2} {month}. Drivers divert along {via}; the bus stop moves to "
+                 f"outside the {landmark}.")
     wrong = [REFUSAL,
              "Bins will be collected as usual, and pedestrians can still use the pavement on the north side.",
              f"{road} or {other} closes at some point this month; follow the signs. The bus stop may move.",
@@ -163,21 +163,21 @@ def _recall(rng, number: int) -> dict:
               f"you own an affected unit, stop using it and return it to any {shop} store for a full refund; no "
               f"receipt is needed. The batch code is printed under the base. {shop} apologises and says no "
               f"injuries have been reported.")
-    prompt = (f"Summarise this recall for a customer in at most 40 words. Say which product and batches are "
+    prompt = (f"Summarise this recall for a customer in at most 45 words. Say which product and batches are "
               f"affected, why, what to do, and whether a receipt is needed.\n\n\"{notice}\"")
     points = [{"text": f"the {product} is recalled", "any": [brand]},
               {"text": f"batch codes starting {prefix}", "any": [prefix]},
               {"text": f"because {fault}", "any": fault_words},
               {"text": f"stop using it and return it to a {shop} store for a full refund", "any": ["refund*"]},
               {"text": "no receipt is needed", "any": ["receipt*"]}]
-    reference = (f"{shop} is recalling the {product} with batch codes starting {prefix}, as {fault}. Stop using "
-                 f"it and return it to any {shop} store for a full refund; no receipt is needed.")
+    reference = (f"{shop} recalls the {product}, batch codes starting {prefix}: {fault}. Stop using it and "
+                 f"return it to any of its stores for a full refund; no receipt needed.")
     wrong = [REFUSAL,
              f"The batch code is printed under the base, and {shop} says no injuries have been reported.",
              f"The {product} is recalled, batches {prefix} or {other}, maybe; keep the receipt to be safe.",
              f"{shop} is recalling the {product} with batch codes starting {prefix}, as {fault}. Keep using it "
              f"until a refund arrives by post; a receipt is needed."]
-    return _case(number, prompt, 40, points, [other], reference, wrong, reference)
+    return _case(number, prompt, 45, points, [other], reference, wrong, reference)
 
 
 TEMPLATES = (_moving, _roadworks, _fees, _recall)
