@@ -167,8 +167,9 @@ class Pairwise:
 
 
 def collect_answers(run_dirs: list[Path], paths: list[Path] | None = None) -> tuple[dict, dict, list[str], dict]:
-    """(players {name: {run, model}}, answers {(case id, case hash): {player: answer}}, left out) from the
-    runs; the cases are looked up in the built-in suite and `paths`, rolled with each run's seed."""
+    """(players {name: {run, model}}, answers {(case id, case hash): {player: answer}} of the cases two or
+    more players answered, left out, the judged cases by (id, hash)) from the runs; the cases are looked
+    up in the built-in suite and `paths`, rolled with each run's seed."""
     found: list[tuple[str, Row]] = []
     left_out: list[str] = []
     for run_dir in run_dirs:
@@ -240,6 +241,8 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
         raise CrucibleError("give at least two run folders to compare")
     if not judge_name:
         raise CrucibleError("pairwise needs a judge: --judge MODEL (a model from models.yaml)")
+    if rounds < 1:
+        raise CrucibleError("--rounds must be at least 1 (bootstrap rounds; 1000 by default)")
     players, answers, left_out, cases = collect_answers([Path(d) for d in run_dirs], paths)
     if len(players) < 2 or not answers:
         raise CrucibleError("no judged case was answered by two players: run the judged cases (tag `judged`, "

@@ -164,3 +164,5 @@ def test_pairwise_needs_a_judge_and_two_answered_runs(two_runs, tmp_path, capsys
     assert "--judge MODEL" in capsys.readouterr().err
     assert crucible(["pairwise", str(good), str(tmp_path), "--judge", "judge", "--config", str(config)]) == 2
     assert "no rows.jsonl" in capsys.readouterr().err
+    assert crucible(["pairwise", str(good), str(bad), "--judge", "judge", "--config", str(config), "--rounds", "0"]) == 2
+    assert "--rounds must be at least 1" in capsys.readouterr().err
