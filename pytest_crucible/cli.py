@@ -121,9 +121,18 @@ def _cmd_cases_verify(args) -> int:
                   file=sys.stderr, flush=True)
 
     categories = _setting(args, "categories")
-    report = verify.verify_paths(paths, categories=categories.split(",") if categories else None,
-                                 imports=_setting(args, "import") or [], progress=progress,
-                                 seed=_setting(args, "seed"), allow_unsandboxed=_setting(args, "allow_unsandboxed"))
+
+    def run(judge=None):
+        return verify.verify_paths(paths, categories=categories.split(",") if categories else None,
+                                   imports=_setting(args, "import") or [], progress=progress, judge=judge,
+                                   seed=_setting(args, "seed"), allow_unsandboxed=_setting(args, "allow_unsandboxed"))
+    judge_name = _setting(args, "judge")
+    if judge_name:
+        from .judge import judge_from_config
+        with judge_from_config(judge_name, _setting(args, "config")) as judge:
+            report = run(judge)
+    else:
+        report = run()
     if sys.stderr.isatty():
         print(file=sys.stderr)
     for problem in report.problems:
@@ -311,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = csub.add_parser("verify", help="check every case: reference solutions run, answers re-derived, "
                         "haystacks rebuilt")
     p.add_argument("paths", nargs="*")
-    for name in ("categories", "seed", "import", "allow_unsandboxed"):
+    for name in ("categories", "seed", "import", "allow_unsandboxed", "judge", "config"):
         SETTINGS[name].add_to(p)
     p.add_argument("-v", "--verbose", action="store_true", help="print progress lines")
     p.set_defaults(func=_cmd_cases_verify)

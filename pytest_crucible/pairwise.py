@@ -235,8 +235,7 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
                  paths: list[Path] | None = None, out: str | Path = "pairwise.json",
                  rounds: int = BOOTSTRAP_ROUNDS, log: Callable[[str], None] = print) -> dict:
     """Compare the runs' answers with the judge, fit and write `out`; the result as written."""
-    from .judge import JudgeError
-    from .session import RunSession
+    from .judge import JudgeError, judge_from_config
     if len(run_dirs) < 2:
         raise CrucibleError("give at least two run folders to compare")
     if not judge_name:
@@ -247,28 +246,13 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
     if len(players) < 2 or not answers:
         raise CrucibleError("no judged case was answered by two players: run the judged cases (tag `judged`, "
                             "with --crucible-judge) for the models to compare")
-    session = RunSession(models=judge_name, config_path=config_path, judge=judge_name)
-    leases = None
-    judge = session.settings.judge
-    try:
-        if judge.model.launch:
-            from .lease import LeaseManager
-            leases = LeaseManager(run_id=session.run_id, log=log, secret_env_names=session.secret_env_names())
-
-            def local_endpoint(model):
-                server = leases.server_for(model)
-                return server.base_url, server.api_key
-            session.local_endpoint = local_endpoint
+    with judge_from_config(judge_name, config_path, log) as judge:
         try:
             judge.ensure_canary()
         except JudgeError as exc:
             raise CrucibleError(str(exc)) from None
         result = Pairwise(judge.name, players, left_out=left_out, rounds=rounds)
         play(judge, cases, answers, result, log)
-    finally:
-        session.close()
-        if leases is not None:
-            leases.close()
     written = result.to_dict()
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -78,6 +78,7 @@ class VerifyReport:
     traces_replayed: int = 0    # of those, scripts of assistant turns replayed against a simulation
     accepted_graded: int = 0    # verify.accepted replies put through the grader
     left_to_judge: int = 0      # judged cases' wrong replies that pass the screen: only a judge can fail them
+    judged: int = 0             # with --judge: references and near misses the judge gave a verdict on
     rejected: list[CaseProblem] = field(default_factory=list)  # the accepted replies the grader refused
     sandbox_note: str | None = None  # why sandboxed checks could not run, when they could not
     elapsed_s: float = 0.0
@@ -92,7 +93,9 @@ class VerifyReport:
 
     def summary(self) -> str:
         traces = f", {self.traces_replayed} traces replayed" if self.traces_replayed else ""
-        if self.left_to_judge:
+        if self.judged:
+            traces += f", {self.judged} answers judged"
+        elif self.left_to_judge:
             traces += f", {self.left_to_judge} near misses left to a judge"
         if self.accepted_graded:
             passed = self.accepted_graded - len(self.rejected)
@@ -107,7 +110,7 @@ class VerifyReport:
 
 def verify_paths(paths: Iterable[Path] | None = None, *, categories: Iterable[str] | None = None,
                  imports: Iterable[str] = (), progress: Progress | None = None, sandbox=None,
-                 allow_unsandboxed: bool = False, seed: int | None = None) -> VerifyReport:
+                 allow_unsandboxed: bool = False, seed: int | None = None, judge=None) -> VerifyReport:
     """Load every case file under `paths` (default: the built-in suite) and verify the cases.
 
     A file that fails to load is reported (file, line, case, field) and counts as one checked case
@@ -136,16 +139,18 @@ def verify_paths(paths: Iterable[Path] | None = None, *, categories: Iterable[st
                                              f"import {name}: {exc.message}"))
         except CrucibleError as exc:
             load_problems.append(CaseProblem("", f"import {name}", 0, str(exc)))
-    report = verify_cases(cases, sandbox=sandbox, progress=progress, allow_unsandboxed=allow_unsandboxed)
+    report = verify_cases(cases, sandbox=sandbox, progress=progress, allow_unsandboxed=allow_unsandboxed,
+                          judge=judge)
     report.problems[:0] = load_problems
     report.checked += len({(p.file, p.case_id) for p in load_problems})
     return report
 
 
 def verify_cases(cases: list[Case], *, sandbox=None, progress: Progress | None = None,
-                 allow_unsandboxed: bool = False) -> VerifyReport:
+                 allow_unsandboxed: bool = False, judge=None) -> VerifyReport:
     """Verify already-loaded cases. `sandbox`: a Sandbox to run solvers and solutions in (default:
-    a new bubblewrap sandbox; unsandboxed only with allow_unsandboxed=True)."""
+    a new bubblewrap sandbox; unsandboxed only with allow_unsandboxed=True). `judge`: a judge.Judge that
+    must pass each judged case's reference and fail its near misses (without one, their shape is checked)."""
     started = time.monotonic()
     report = VerifyReport(checked=len(cases))
     runs: list[_CaseRun] = [_CaseRun(case) for case in cases]
@@ -213,6 +218,8 @@ def verify_cases(cases: list[Case], *, sandbox=None, progress: Progress | None =
                     done += 1
                     _notify(progress, done, total, run.case.id)
 
+    if judge is not None:
+        _judge_references(runs, judge, report)
     for run in runs:
         report.problems.extend(run.problems)
     if report.accepted_graded:
@@ -528,6 +535,38 @@ def _check_judged(run: _CaseRun, report: VerifyReport) -> None:
     if not near_misses:
         run.problem("no verify.wrong answer passes the screen: add a near miss (the reference's words, a wrong "
                     "claim) that only the judge can fail")
+
+
+def _judge_references(runs: list[_CaseRun], judge, report: VerifyReport) -> None:
+    """A judge's verdicts on the judged cases: each reference must pass, each near miss (a wrong answer the
+    screen lets through) must fail. A judge that fails its canary judges nothing; one problem says so."""
+    from .extract import clean_answer
+    from .graders.judge import screen
+    from .judge import JudgeError
+    judged = [run for run in runs if run.spec_ok and run.case.grader.get("type") == "judge"
+              and isinstance(run.verify.get("reference"), str)]
+    if not judged:
+        return
+    try:
+        judge.ensure_canary()
+    except JudgeError as exc:
+        report.problems.append(CaseProblem("", f"judge {judge.name}", 0, str(exc)))
+        return
+    for run in judged:
+        spec, v = run.case.grader, run.verify
+        replies = [("verify.reference", v["reference"], True)]
+        replies += [(f"verify.wrong[{i}]", w, False) for i, w in enumerate(_as_list(v.get("wrong")))
+                    if isinstance(w, str) and screen(spec, clean_answer(w)) is None]
+        for label, reply, must_pass in replies:
+            try:
+                verdict = judge.grade(run.case, clean_answer(reply))
+            except JudgeError as exc:
+                run.problem(f"{label}: {exc}")
+                continue
+            report.judged += 1
+            if verdict.passed != must_pass:
+                run.problem(f"judge {judge.name} {'failed' if must_pass else 'passed'} {label}: "
+                            f"{verdict.reasons or 'no reasons'}")
 
 
 def _check_accepted(run: _CaseRun, report: VerifyReport, replies: list) -> None:

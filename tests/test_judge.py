@@ -12,6 +12,7 @@ import pytest
 from loopback import LoopbackServer, Reply
 from scripted_judge import scripted_judge
 from pytest_crucible.case import build_case, load_cases
+from pytest_crucible.cli import main as crucible
 from pytest_crucible.extract import clean_answer
 from pytest_crucible.client import ChatClient
 from pytest_crucible.config import ModelSpec, Provider
@@ -237,3 +238,33 @@ def test_the_builtin_judged_cases_screens_pass_their_reference_however_it_is_dre
             if reason:
                 refused[case.id] = reason
     assert refused == {}
+
+
+def verify_with_judge(loopback, tmp_path, monkeypatch, handler, capsys):
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(tmp_path / "cache"))
+    tmp_path.mkdir(exist_ok=True)
+    config = tmp_path / "models.yaml"
+    config.write_text(f'providers:\n  loop: {{base_url: "{loopback.base_url}", max_retries: 0, timeout: 20}}\n'
+                      f"models:\n  - {{name: judge, provider: loop, model_id: {JUDGE_ID}}}\n")
+    loopback.script(handler=handler)
+    code = crucible(["cases", "verify", "--categories", "prose", "--judge", "judge", "--config", str(config)])
+    return code, capsys.readouterr().out
+
+
+def test_cases_verify_with_a_judge_wants_each_reference_passed_and_each_near_miss_failed(loopback, tmp_path,
+                                                                                        monkeypatch, capsys):
+    prose = [c for c in load_cases(None) if c.category == "prose"]
+    references = {clean_answer(c.verify["reference"]) for c in prose}
+    code, out = verify_with_judge(loopback, tmp_path, monkeypatch, scripted_judge(references), capsys)
+    assert code == 0, out
+    assert f"{len(prose)} cases checked, 0 with problems" in out and f"{2 * len(prose)} answers judged" in out
+    assert loopback.chat_count == 6 + 2 * len(prose)  # the canary, each reference and each near miss
+
+    lenient = scripted_judge(references | {clean_answer(c.verify["wrong"][-1]) for c in prose})
+    code, out = verify_with_judge(loopback, tmp_path / "lenient", monkeypatch, lenient, capsys)
+    assert code == 1 and out.count("judge judge passed verify.wrong[3]: all points made") == len(prose)
+
+
+def test_cases_verify_with_a_judge_that_fails_its_canary_says_so_once(loopback, tmp_path, monkeypatch, capsys):
+    code, out = verify_with_judge(loopback, tmp_path, monkeypatch, lambda body: Reply("no idea"), capsys)
+    assert code == 1 and out.count("failed its canary") == 1 and loopback.chat_count == 1
