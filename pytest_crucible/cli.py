@@ -38,6 +38,23 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _cmd_compare(args) -> int:
+    from .compare import GateSettings, compare_runs, load_run, render_text
+    gate = GateSettings(alpha=args.alpha, speed_tolerance=args.speed_tolerance,
+                        categories=tuple(c.strip() for c in (args.gate_categories or "").split(",") if c.strip()))
+    if args.new is None and not (args.base_model and args.new_model):
+        print("crucible compare: with one run, name both sides: --base-model A --new-model B", file=sys.stderr)
+        return 2
+    base = load_run(args.base)
+    new = load_run(args.new) if args.new else base
+    result = compare_runs(base, new, base_model=args.base_model, new_model=args.new_model, gate=gate)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print("\n".join(render_text(result)))
+    return 1 if args.gate and not result["gate"]["passed"] else 0
+
+
 def _load(args):
     from .case import load_cases
     paths = [Path(p) for p in args.paths] or None
@@ -209,6 +226,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="rebuild report.json and report.md from a run's rows.jsonl")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("compare", help="compare two runs case by case (paired): rates, flips, speed; "
+                       "--gate exits 1 when NEW is significantly worse than BASE")
+    p.add_argument("base", help="the baseline run: a run folder (or its rows.jsonl / report.json)")
+    p.add_argument("new", nargs="?", help="the candidate run (default: BASE itself, comparing two of its models)")
+    p.add_argument("--base-model", help="the baseline's model, when its run has several")
+    p.add_argument("--new-model", help="the candidate's model, when its run has several")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument("--gate", action="store_true", help="exit 1 when the gate fails")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level of the one-sided tests "
+                   "(default 0.05)")
+    p.add_argument("--gate-categories", metavar="A,B", help="categories that must not get significantly worse "
+                   "either (the total and the hard tier always count)")
+    p.add_argument("--speed-tolerance", type=float, default=0.10, help="allowed speed regression as a "
+                   "fraction (default 0.10: 10%% slower)")
+    p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
