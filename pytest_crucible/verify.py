@@ -572,14 +572,8 @@ def _compare_with_grader(spec: dict, derived: Any) -> str | None:
             return f"the grader expects {spec.get('answer')!r}"
         return None
     if kind == "mapping":
-        cs = bool(spec.get("case_sensitive", False))
-        want = spec.get("answer") or {}
-        if not isinstance(derived, dict):
-            return "a mapping grader needs a JSON object"
-        norm = lambda d: {normalize(str(k), cs): normalize(str(val), cs) for k, val in d.items()}  # noqa: E731
-        if norm(derived) != norm(want):
-            return f"the grader expects {json.dumps(want, ensure_ascii=False)}"
-        return None
+        from .graders import mapping
+        return mapping.answer_mismatch(spec, derived)
     if kind == "json":
         from .graders import json_object
         exact = spec.get("exact") or {}

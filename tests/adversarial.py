@@ -54,10 +54,13 @@ def _mapping_spray(case: Case) -> list[str]:
     answer = case.grader.get("answer")
     if case.grader.get("type") != "mapping" or not isinstance(answer, dict):
         return []
-    values = sorted({str(v) for v in answer.values()})
-    lines = [f"{k}: {' or '.join(values)}" for k in answer]
-    table = "\n".join(f"{k}: {v}" for k in answer for v in values)
-    return ["\n".join(lines), table]
+    rows = [v if isinstance(v, dict) else {"": v} for v in answer.values()]
+    columns = {a: sorted({str(r[a]) for r in rows}) for a in rows[0]}  # a grid: one column per attribute
+    every = [v for values in columns.values() for v in values]
+    lines = [f"{k}: {' or '.join(every)}" for k in answer]
+    table = "\n".join(f"{k}: {v}" for k in answer for v in every)
+    listed = "\n".join(f"{k}: {', '.join(every)}" for k in answer)
+    return ["\n".join(lines), table, listed]
 
 
 def _stub_code(case: Case) -> list[str]:

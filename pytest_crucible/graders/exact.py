@@ -4,7 +4,8 @@
 
 Compares the answer line, or the whole reply when it is short (one line, at most 12 words).
 Case, whitespace, markdown emphasis and surrounding punctuation do not count, nor does a
-trailing parenthetical remark ("Paris (the capital)").
+trailing parenthetical remark ("Paris (the capital)") unless it offers an alternative ("Paris (or
+Lyon)", "Paris (maybe Lyon)"), which is a hedge and fails.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .base import Grade
 _FIELDS = {"type", "answer", "alternatives", "case_sensitive"}
 _SHORT_WORDS = 12
 _TRAILING_REMARK = re.compile(r"\s*\([^()]*\)\s*[.!]?\s*$")
+_HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|probably|either|alternatively|might|could)\b|[/?]", re.I)
 
 
 def check(spec: dict) -> list[tuple[str | None, str]]:
@@ -56,7 +58,10 @@ def grade(case, response) -> Grade:
     cs = bool(spec.get("case_sensitive", False))
     gold = [str(spec["answer"]), *(str(a) for a in spec.get("alternatives", []))]
     accepted = {normalize(g, cs) for g in gold}
-    tried = {normalize(answer, cs), normalize(_TRAILING_REMARK.sub("", answer), cs)}
+    tried = {normalize(answer, cs)}
+    remark = _TRAILING_REMARK.search(answer)
+    if remark and not _HEDGE.search(remark.group()):
+        tried.add(normalize(answer[:remark.start()], cs))
     shown = normalize(answer, True)
     if tried & accepted:
         return Grade(True, "", answer=shown)
