@@ -89,7 +89,7 @@ def load_run(path: str | Path) -> RunData:
             meta = data if name == "meta.json" else data.get("meta") or {}
             break
     meta.setdefault("run_id", run_dir.resolve().name)
-    return RunData(latest_rows(read_rows(rows_path)), meta, str(run_dir))
+    return RunData(read_rows(rows_path), meta, str(run_dir))
 
 
 def latest_rows(rows: list[dict]) -> list[dict]:
@@ -279,9 +279,10 @@ def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
 def compare_runs(base: RunData, new: RunData, *, base_model: str | None = None, new_model: str | None = None,
                  gate: GateSettings = GateSettings()) -> dict:
     """The comparison of `new` against `base` (see the module docstring), as a JSON-ready dict."""
-    base_model = pick_model(base, base_model, new_model, "base", "--base-model")
+    only_new = new.models()[0] if len(new.models()) == 1 else None
+    base_model = pick_model(base, base_model, new_model or only_new, "base", "--base-model")
     new_model = pick_model(new, new_model, base_model, "new", "--new-model")
-    base_cases, new_cases = _by_case(base.rows, base_model), _by_case(new.rows, new_model)
+    base_cases, new_cases = _by_case(latest_rows(base.rows), base_model), _by_case(latest_rows(new.rows), new_model)
     pairs: list[Pair] = []
     unpaired: dict[str, list] = {"changed": [], "only_base": [], "only_new": [], "unscored": []}
     for case_id in sorted(set(base_cases) | set(new_cases)):

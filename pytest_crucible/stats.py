@@ -157,7 +157,7 @@ def min_detectable_drop(n: int, second_moment: float, alpha: float, power: float
     this many cases can show, not a test. None when even a drop to zero would not be detected."""
     if n <= 0:
         return None
-    z_alpha = statistics.NormalDist().inv_cdf(1 - alpha)
+    z_alpha = -statistics.NormalDist().inv_cdf(alpha)  # not inv_cdf(1 - alpha): 1 - 1e-30 == 1.0
     z_power = statistics.NormalDist().inv_cdf(power)
 
     def short(d: float) -> float:
