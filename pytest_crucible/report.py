@@ -7,29 +7,18 @@ on a saved rows.jsonl all give the same numbers.
 from __future__ import annotations
 
 import json
-import math
 from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .case import CATEGORIES
+from .stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
 from .speed.summary import render_markdown as speed_markdown
 from .speed.summary import render_terminal as speed_terminal
 from .speed.summary import speed_report
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 SCHEMA_VERSION = 1
-
-
-def wilson_interval(passed: int, n: int, z: float = 1.96) -> list[float] | None:
-    """95% Wilson score interval: honest for small n and for rates near 0 or 1."""
-    if n == 0:
-        return None
-    p = passed / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
 
 
 def _tally(rows: list[dict], with_skipped: bool = True) -> dict:
@@ -42,8 +31,52 @@ def _tally(rows: list[dict], with_skipped: bool = True) -> dict:
         out["skipped"] = counts["skipped"]
     out["n"] = n
     out["rate"] = round(counts["passed"] / n, 4) if n else None
-    out["ci95"] = wilson_interval(counts["passed"], n)
+    # the case is the unit: with repeats the interval is clustered by case (plain Wilson without)
+    out["ci95"] = clustered_interval(list(_case_counts((r.get("case_id"), r.get("outcome")) for r in rows).values()))
     return out
+
+
+def _case_counts(outcomes) -> dict[str, tuple[int, int]]:
+    """case id -> (passed, scored answers) from (case id, outcome) pairs."""
+    counts: dict[str, tuple[int, int]] = {}
+    for case_id, outcome in outcomes:
+        if outcome in ("passed", "failed"):
+            passed, n = counts.get(case_id, (0, 0))
+            counts[case_id] = (passed + (outcome == "passed"), n + 1)
+    return counts
+
+
+def _ks(k: int) -> list[int]:
+    """1, the powers of two below k, and k."""
+    return sorted({1, k} | {2 ** i for i in range(1, k.bit_length()) if 2 ** i < k})
+
+
+def repeats_section(rows: list[dict]) -> dict | None:
+    """`models.<name>.repeats` when a case was answered more than once: per-case rates, pass@k and
+    pass^k (unbiased, averaged over the cases with at least k answers, intervals over cases) and the
+    flaky cases (some answers right, some wrong). None for a run of single answers."""
+    counts = _case_counts((r.get("case_id"), r.get("outcome")) for r in rows)
+    k_max = max((n for _, n in counts.values()), default=0)
+    if k_max < 2:
+        return None
+    category = {r.get("case_id"): r.get("category") for r in rows}
+
+    def estimate(estimator, k: int) -> dict:
+        values = [estimator(n, passed, k) for passed, n in counts.values() if n >= k]
+        return {"value": round(sum(values) / len(values), 4) if values else None,
+                "ci95": mean_interval(values), "cases": len(values)}
+
+    return {
+        "k": k_max,
+        "cases": len(counts),
+        "pass_at_k": {str(k): estimate(pass_at_k, k) for k in _ks(k_max)},
+        "pass_hat_k": {str(k): estimate(pass_hat_k, k) for k in _ks(k_max)},
+        "flaky": [{"case_id": case_id, "category": category[case_id], "passed": passed, "n": n,
+                   "rate": round(passed / n, 4)}
+                  for case_id, (passed, n) in counts.items() if 0 < passed < n],
+        "case_rates": {case_id: {"passed": passed, "n": n, "rate": round(passed / n, 4)}
+                       for case_id, (passed, n) in counts.items()},
+    }
 
 
 def _sum(rows: list[dict], section: str, key: str) -> int:
@@ -78,6 +111,7 @@ def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
             "cost_usd": round(sum(r.get("cost_usd") or 0 for r in mrows), 6),
             "failures": [_brief(r) for r in mrows if r.get("outcome") == "failed"],
             "errors": [_brief(r) for r in mrows if r.get("outcome") == "error"],
+            "repeats": repeats_section(scored),
             **speed_report(mrows, (meta or {}).get("slo")),
         }
     return {
@@ -130,8 +164,30 @@ def render_markdown(report: dict) -> str:
             lines += [f"## Errors (not counted): {name}", ""]
             lines += [f"- {name} [{e['category']}] {e['case_id']}: {e['reason']}" for e in m["errors"]]
             lines.append("")
+        lines += _repeats_markdown(name, m.get("repeats"))
         lines += speed_markdown(name, m)
     return "\n".join(lines) + "\n"
+
+
+def _estimate(cell: dict) -> str:
+    if cell["value"] is None:
+        return "-"
+    ci = f" [{cell['ci95'][0]:.1%}, {cell['ci95'][1]:.1%}]" if cell["ci95"] else ""
+    return f"{cell['value']:.1%}{ci}"
+
+
+def _repeats_markdown(name: str, rep: dict | None) -> list[str]:
+    if not rep:
+        return []
+    lines = [f"## Repeats: {name} (up to {rep['k']} answers per case, {rep['cases']} cases)", "",
+             "| k | pass@k (some answer right) | pass^k (every answer right) |", "| --- | --- | --- |"]
+    lines += [f"| {k} | {_estimate(rep['pass_at_k'][k])} | {_estimate(rep['pass_hat_k'][k])} |" for k in rep["pass_at_k"]]
+    lines += ["", "Unbiased estimators averaged over cases; intervals and the rates' ci95 take the case as the unit.", ""]
+    if rep["flaky"]:
+        lines += [f"Flaky cases ({len(rep['flaky'])}: right in some answers, wrong in others):", ""]
+        lines += [f"- [{f['category']}] {f['case_id']}: {f['passed']}/{f['n']} ({f['rate']:.0%})" for f in rep["flaky"]]
+        lines.append("")
+    return lines
 
 
 def _local_summaries(meta: dict) -> list[tuple[str, str]]:
@@ -155,6 +211,12 @@ def render_terminal(report: dict) -> list[str]:
                    f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}")
         for cat, t in m["categories"].items():
             out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else ""))
+        rep = m.get("repeats")
+        if rep:
+            k = str(rep["k"])
+            out.append(f"  repeats    {rep['k']} per case: pass@1 {_estimate(rep['pass_at_k']['1'])}, pass@{k} "
+                       f"{_estimate(rep['pass_at_k'][k])}, pass^{k} {_estimate(rep['pass_hat_k'][k])}; "
+                       f"{len(rep['flaky'])} flaky cases (listed in report.md)")
         out += speed_terminal(name, m)
     return out
 
