@@ -27,6 +27,7 @@ from pathlib import Path
 from . import stats
 from .case import CATEGORIES
 from .errors import InputError
+from .report import backend_summary
 from .store import ROWS_FILE, read_rows
 
 SCHEMA_VERSION = 1
@@ -236,27 +237,9 @@ def _speed(pairs: list[Pair], tolerance: float) -> dict:
 
 
 def backend_of(run: RunData, model: str) -> dict:
-    """What served one model in one run: each field's distinct values, from the rows (what the endpoint
-    reported) and the run meta (what the run launched)."""
-    seen: dict[str, set] = {}
-
-    def add(key: str, value) -> None:
-        if value not in (None, ""):
-            seen.setdefault(key, set()).add(str(value))
-
-    for row in run.rows:
-        if row.get("model") != model:
-            continue
-        backend = row.get("backend") or {}
-        add("served_model", backend.get("model") or row.get("served_model"))
-        add("system_fingerprint", backend.get("system_fingerprint"))
-        add("server", backend.get("server"))
-    info = ((run.meta.get("models") or {}).get(model) or {})
-    local = info.get("local") or {}
-    add("gguf_sha256", local.get("gguf_sha256"))
-    add("quant", (local.get("gguf") or {}).get("quant"))
-    add("llamacpp_version", local.get("llamacpp_version"))
-    return {key: sorted(values) for key, values in sorted(seen.items())}
+    """What served one model in one run (see report.backend_summary)."""
+    local = (((run.meta.get("models") or {}).get(model) or {}).get("local")) or {}
+    return backend_summary([r for r in run.rows if r.get("model") == model], local)
 
 
 def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:

@@ -112,6 +112,7 @@ def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
             "failures": [_brief(r) for r in mrows if r.get("outcome") == "failed"],
             "errors": [_brief(r) for r in mrows if r.get("outcome") == "error"],
             "repeats": repeats_section(scored),
+            "backend": backend_summary(mrows, (((meta or {}).get("models") or {}).get(name) or {}).get("local")),
             **speed_report(mrows, (meta or {}).get("slo")),
         }
     return {
@@ -120,6 +121,38 @@ def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
         "meta": meta or {},
         "models": models,
     }
+
+
+def backend_summary(rows: list[dict], local: dict | None = None) -> dict:
+    """What served a model: each field's distinct values, from the rows (what the endpoint reported:
+    served model id, system_fingerprint, `server` header) and, for a model the run launched, from its
+    local meta (GGUF sha256 and quant, llama.cpp version). Fields never reported are left out."""
+    seen: dict[str, set] = {}
+
+    def add(key: str, value) -> None:
+        if value not in (None, ""):
+            seen.setdefault(key, set()).add(str(value))
+
+    for row in rows:
+        backend = row.get("backend") or {}
+        add("served_model", backend.get("model") or row.get("served_model"))
+        add("system_fingerprint", backend.get("system_fingerprint"))
+        add("server", backend.get("server"))
+    local = local or {}
+    add("gguf_sha256", local.get("gguf_sha256"))
+    add("quant", (local.get("gguf") or {}).get("quant"))
+    add("llamacpp_version", local.get("llamacpp_version"))
+    return {key: sorted(values) for key, values in sorted(seen.items())}
+
+
+def _backend_text(backend: dict) -> str:
+    return "; ".join(f"{key} {', '.join(values)}" for key, values in backend.items())
+
+
+def _backend_changes(models: dict) -> list[str]:
+    """A model served by more than one backend during one run: its numbers mix them."""
+    return [f"{name} was served by more than one backend during this run ({key}: {', '.join(values)})"
+            for name, m in models.items() for key, values in (m.get("backend") or {}).items() if len(values) > 1]
 
 
 def _brief(row: dict) -> dict:
@@ -145,6 +178,9 @@ def render_markdown(report: dict) -> str:
         lines += [f"- {name}: {text}" for name, text in local] + [""]
     if not models:
         return "\n".join(lines + ["No results."]) + "\n"
+    served = [f"- {name} served by: {_backend_text(m['backend'])}" for name, m in models.items() if m.get("backend")]
+    lines += served + [""] * bool(served)
+    lines += [f"**Warning: {text}**" for text in _backend_changes(models)]
     lines += ["| Model | Total | Hard | Errors | Skipped | Cost (USD) |", "| --- | --- | --- | --- | --- | --- |"]
     for name, m in models.items():
         lines.append(f"| {name} | {_cell(m['total'])} | {_cell(m['hard'])} | {m['total']['errors']} | "
@@ -204,6 +240,7 @@ def render_terminal(report: dict) -> list[str]:
     out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
     if (report.get("meta") or {}).get("unsandboxed"):
         out.append("WARNING: code cases ran unsandboxed (--allow-unsandboxed)")
+    out += [f"WARNING: {text}" for text in _backend_changes(report["models"])]
     for name, m in report["models"].items():
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"

@@ -130,3 +130,22 @@ def test_markdown_and_terminal_show_repeats():
     assert "- [math] B: 2/4 (50%)" in text
     line = next(l for l in render_terminal(report) if "repeats" in l)
     assert "4 per case: pass@1 54.2%" in line and "2 flaky cases" in line
+
+
+def test_backend_recorded_per_model_and_a_change_mid_run_warned():
+    rows = [row("a", f"M{i}", "math", "easy", "passed",
+                backend={"model": "qwen3-27b", "system_fingerprint": "b4589" if i < 2 else "b4600",
+                         "server": "llama.cpp"}) for i in range(3)]
+    rows.append(row("a", "M9", "math", "easy", "error"))  # no reply, no backend: nothing to add
+    meta = {"models": {"a": {"local": {"gguf_sha256": "ab12", "gguf": {"quant": "Q4_K_M"},
+                                       "llamacpp_version": "llama-server 4589"}}}}
+    report = aggregate(rows, meta)
+    assert report["models"]["a"]["backend"] == {
+        "gguf_sha256": ["ab12"], "llamacpp_version": ["llama-server 4589"], "quant": ["Q4_K_M"],
+        "served_model": ["qwen3-27b"], "server": ["llama.cpp"], "system_fingerprint": ["b4589", "b4600"]}
+    text = render_markdown(report)
+    assert "- a served by: gguf_sha256 ab12; llamacpp_version llama-server 4589; quant Q4_K_M;" in text
+    warning = "a was served by more than one backend during this run (system_fingerprint: b4589, b4600)"
+    assert f"**Warning: {warning}**" in text
+    assert f"WARNING: {warning}" in render_terminal(report)
+    assert aggregate(ROWS)["models"]["a"]["backend"] == {}

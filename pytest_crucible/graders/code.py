@@ -55,6 +55,7 @@ import time
 import weakref
 from pathlib import Path
 
+from ..cache import cache_dir
 from ..errors import CaseError, SandboxError
 from ..sandbox import get_sandbox
 from ..sandbox.runner import Sandbox
@@ -258,14 +259,6 @@ def time_limit(case, *, sandbox: Sandbox | None = None) -> tuple[float, str]:
     if case.timeout_s:
         return float(case.timeout_s), "case"
     return DEFAULT_TIMEOUT_S, "default"
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("CRUCIBLE_CACHE_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_cache_dir
-    return Path(user_cache_dir("pytest-crucible"))
 
 
 def machine_fingerprint(sandbox: Sandbox | None = None) -> dict:
