@@ -341,6 +341,42 @@ def decide(result: dict, gate: GateSettings) -> dict:
     return {"passed": not reasons, "reasons": reasons, "checked": checked}
 
 
+# -- a run gated against a baseline (pytest --crucible-baseline) -----------------------------------
+
+COMPARE_FILE = "compare.json"
+
+
+@dataclass
+class Baseline:
+    """The baseline a run is compared with as it ends; `enforce` (--crucible-gate) lets the gate alone
+    decide whether wrong answers fail the run."""
+    run: RunData
+    settings: GateSettings = GateSettings()
+    enforce: bool = False
+
+    @classmethod
+    def load(cls, path: str | Path, settings: GateSettings, enforce: bool, models: list[str]) -> "Baseline":
+        """Read the baseline as the run starts, so a wrong folder or model fails before anything is asked."""
+        if len(models) != 1:
+            raise InputError(f"a baseline is compared with one model; --models names {len(models)} "
+                             f"({', '.join(models)}): run one, or compare afterwards with crucible compare",
+                             field="--crucible-baseline")
+        baseline = cls(load_run(path), settings, enforce)
+        pick_model(baseline.run, None, models[0], "baseline", "a baseline run with one model")
+        return baseline
+
+    def compare(self, rows: list[dict], meta: dict, run_dir: str | Path, model: str) -> dict:
+        """The comparison of this run's rows, written to compare.json in the run folder. A run without a
+        row to compare fails the gate: nothing shows the model did not get worse."""
+        new = RunData(rows, meta, str(run_dir))
+        try:
+            result = compare_runs(self.run, new, new_model=model if rows else None, gate=self.settings)
+        except InputError as exc:
+            result = {"error": str(exc), "gate": {"passed": False, "reasons": [str(exc)], "checked": []}}
+        write_json(Path(run_dir) / COMPARE_FILE, result)
+        return result
+
+
 # -- rendering ------------------------------------------------------------------------------------
 
 

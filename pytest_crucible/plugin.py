@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
+from .compare import Baseline, GateSettings
 from . import importers, sandbox
 from .errors import CrucibleError, InputError
 from .session import RunSession
@@ -59,6 +60,14 @@ _OPTIONS = [
      "the case's, 1)", None),
     ("--crucible-speed-repeats", "crucible_speed_repeats", "measured rounds of each speed case (default: "
      "the case's, 3)", None),
+    # the comparison with a baseline run (compare.py)
+    ("--crucible-baseline", "crucible_baseline", "a baseline run folder: compare this run with it case by case "
+     "as it ends (summary and compare.json)", None),
+    ("--crucible-alpha", "crucible_alpha", "significance level of the gate's one-sided tests", "0.05"),
+    ("--crucible-gate-categories", "crucible_gate_categories", "categories that must not get significantly "
+     "worse either (the total and the hard tier always count)", None),
+    ("--crucible-speed-tolerance", "crucible_speed_tolerance", "speed regression the gate allows, as a fraction "
+     "(0.10: 10% slower)", "0.10"),
 ]
 
 
@@ -71,6 +80,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect only the case files given on the command line, not the built-in suite")
     group.addoption("--crucible-import", dest="crucible_imports", action="append", default=[], metavar="NAME",
                     help="add a public benchmark read from its installed package (humaneval)")
+    group.addoption("--crucible-gate", action="store_true", default=False,
+                    help="with --crucible-baseline: the exit status is the gate's (1 when the model got significantly "
+                    "worse or slower); wrong answers alone do not fail the run")
     group.addoption("--allow-unsandboxed", action="store_true", default=False,
                     help="run model-written code without bubblewrap when bwrap is missing (NOT isolated; "
                     "the report says so)")
@@ -101,6 +113,7 @@ def pytest_configure(config: pytest.Config) -> None:
             bandwidth=_option(config, "crucible_bandwidth"), slo=_option(config, "crucible_slo"),
             warmup=_option(config, "crucible_speed_warmup"), repeats=_option(config, "crucible_speed_repeats"))
         session.import_sources = {importers.import_source(n).resolve(): n for n in config.getoption("crucible_imports")}
+        session.baseline = _baseline(config, session)
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     speed_settings.configure(speed)  # this process's speed runner reads it
@@ -116,6 +129,21 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(RunRecorder(session), "crucible-recorder")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(session), "crucible-xdist")
+
+
+def _baseline(config: pytest.Config, session: RunSession) -> Baseline | None:
+    path = _option(config, "crucible_baseline")
+    if not path:
+        if config.getoption("crucible_gate"):
+            raise InputError("--crucible-gate needs --crucible-baseline RUN_DIR, the run to compare with",
+                             field="--crucible-gate")
+        return None
+    if not session.controller:
+        return None
+    categories = tuple(c.strip() for c in (_option(config, "crucible_gate_categories") or "").split(",") if c.strip())
+    settings = GateSettings(alpha=float(_option(config, "crucible_alpha")), categories=categories,
+                            speed_tolerance=float(_option(config, "crucible_speed_tolerance")))
+    return Baseline.load(path, settings, config.getoption("crucible_gate"), [m.name for m in session.models])
 
 
 def _add_builtin_suite(config: pytest.Config, session: RunSession) -> None:
@@ -233,6 +261,9 @@ class RunRecorder:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         row = dict(report.user_properties).get(ROW_PROPERTY)
+        wrong_answer = row is not None and report.when == "call" and row.get("outcome") == "failed"
+        if report.failed and not wrong_answer:
+            self.session.other_failures += 1
         if row is None:
             return
         if report.when == "call" or (report.when == "setup" and not report.passed):
@@ -243,6 +274,18 @@ class RunRecorder:
 def pytest_json_runtest_metadata(item, call):
     row = getattr(item, "crucible_row", None)
     return {ROW_PROPERTY: row} if row is not None and call.when != "teardown" else None
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
+    """Under --crucible-gate the comparison with the baseline decides the exit status (before the
+    terminal summary, which prints it)."""
+    run = session.config.stash.get(SESSION_KEY, None)
+    if run is None or not run.controller:
+        return
+    gated = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
+    fails = run.gate_fails_run(session.exitstatus == pytest.ExitCode.TESTS_FAILED)
+    if fails is not None and session.exitstatus in gated:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED if fails else pytest.ExitCode.OK
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import __version__
 from .case import DEFAULT_SEED, Case
+from .compare import COMPARE_FILE, Baseline, render_text
 from .config import Config, ModelSpec, find_config_path, load_config, profile_selects
 from .report import render_terminal, write_reports
 from .store import RunStore, new_run_id
@@ -37,6 +38,9 @@ class RunSession:
         self._clients: dict[str, object] = {}
         self._seen_ids: dict[str, str] = {}
         self.report: dict | None = None
+        self.baseline: Baseline | None = None  # --crucible-baseline: compared with as the run ends
+        self.comparison: dict | None = None
+        self.other_failures = 0  # failed items that are not a model's wrong answer (a gated run still fails)
         self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
 
     # -- collection -------------------------------------------------------------------------------
@@ -110,14 +114,37 @@ class RunSession:
         return meta
 
     def finish(self) -> dict | None:
-        """Write report.json and report.md once; later calls return the same report."""
+        """Write report.json and report.md once (and compare.json against a baseline); later calls return
+        the same report."""
+        if self.baseline is not None and self.store is None:
+            self.store = RunStore(self.out_dir, self.run_id)  # a gated run that recorded nothing still reports
         if self.store and self.report is None:
             self.store.close()
-            self.report = write_reports(self.store.run_dir, self.rows, self.meta())
+            meta = self.meta()
+            self.report = write_reports(self.store.run_dir, self.rows, meta)
+            if self.baseline is not None:
+                self.comparison = self.baseline.compare(self.rows, meta, self.store.run_dir, self.models[0].name)
         return self.report
+
+    def gate_fails_run(self, tests_failed: bool) -> bool | None:
+        """Under --crucible-gate, whether the run fails: when the gate fails, or for a failure that is not
+        a wrong answer (an infrastructure error, a user's test). None when the run is not gated."""
+        if self.baseline is None or not self.baseline.enforce:
+            return None
+        self.finish()
+        passed = bool(self.comparison and self.comparison["gate"]["passed"])
+        return not passed or (tests_failed and self.other_failures > 0)
 
     def summary_lines(self, report: dict) -> list[str]:
         lines = render_terminal(report)
+        if self.comparison is not None:
+            lines += ["", f"compared with baseline {self.baseline.run.source}:"]
+            lines += render_text(self.comparison) if "error" not in self.comparison else \
+                [f"gate: FAILED", f"  - {self.comparison['error']}"]
+            if self.baseline.enforce:
+                lines.append("exit status: decided by the gate (--crucible-gate); wrong answers alone do not fail "
+                             "the run, errors do")
         if self.store:
-            lines.append(f"results: {self.store.run_dir} (rows.jsonl, report.json, report.md)")
+            extra = f", {COMPARE_FILE}" if self.comparison is not None else ""
+            lines.append(f"results: {self.store.run_dir} (rows.jsonl, report.json, report.md{extra})")
         return lines

@@ -1,0 +1,142 @@
+"""The CI gate end to end: real pytest runs against the loopback endpoint, then `crucible compare --gate`
+and `pytest --crucible-baseline ... --crucible-gate` on them.
+
+One run of 256 cases by a model that gets every answer right is the baseline. Candidates: one wrong on a
+fixed 20% of the cases (fails the gate), one wrong on 1% (passes it), one whose first token comes 50%
+later with every answer right (fails on TTFT).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from loopback import LoopbackServer, Reply
+
+from pytest_crucible.cli import main as crucible
+
+N_CASES = 256
+WRONG_20 = {i for i in range(N_CASES) if i % 5 == 0}          # 52 cases: 20.3%
+WRONG_1 = {17, 101, 222}                                        # 1.2%
+FIRST_TOKEN_S = {"base": 0.02, "slow": 0.03}                   # 50% later
+CATEGORIES = ("math", "reasoning", "tooluse", "instruct")
+QUESTION = re.compile(r"Q(\d{3}):")
+
+
+def cases_yaml() -> str:
+    lines = ["cases:"]
+    for i in range(N_CASES):
+        lines.append(f"  - {{id: GT-{i:03d}, category: {CATEGORIES[i % 4]}, difficulty: {'hard' if i % 8 == 0 else 'easy'}, "
+                     f"prompt: \"Q{i:03d}: what is {i} + 7? End with a line 'Answer: <integer>'.\", "
+                     f"grader: {{type: numeric, answer: {i + 7}}}}}")
+    return "\n".join(lines) + "\n"
+
+
+def reply_for(body: dict) -> Reply:
+    """Each model's behaviour, by the model id asked for."""
+    model = body["model"]
+    text = json.dumps(body["messages"])
+    i = int(QUESTION.search(text).group(1))
+    wrong = (model == "wrong20" and i in WRONG_20) or (model == "wrong1" and i in WRONG_1)
+    answer = i + 6 if wrong else i + 7
+    # two chunks: too few tokens for a decode rate, which at loopback speed would only measure jitter
+    return Reply(f"Answer: {answer}", first_token_delay=FIRST_TOKEN_S.get(model, 0.0))
+
+
+@pytest.fixture(scope="module")
+def endpoint():
+    with LoopbackServer(models=("base", "wrong20", "wrong1", "slow")) as server:
+        server.script(handler=reply_for)
+        yield server
+
+
+@pytest.fixture(scope="module")
+def project(endpoint, tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("gate")
+    models = "\n".join(f"  - {{name: {m}, provider: loop, model_id: {m}}}" for m in ("base", "wrong20", "wrong1", "slow"))
+    (folder / "models.yaml").write_text(textwrap.dedent(f"""\
+        providers:
+          loop: {{base_url: {endpoint.base_url}, max_retries: 1, timeout: 20}}
+        models:
+        """) + models + "\n")
+    (folder / "gate.cases.yaml").write_text(cases_yaml())
+    return folder
+
+
+def pytest_run(project: Path, model: str, *extra: str) -> tuple[subprocess.CompletedProcess, Path]:
+    """One benchmark run through pytest in a subprocess; returns it and its run folder."""
+    out = project / "results"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--models", model,
+                           "--no-builtin-cases", "gate.cases.yaml", "--crucible-out", str(out), *extra],
+                          cwd=project, capture_output=True, text=True, timeout=600, env=os.environ.copy())
+    return done, (out / "latest").resolve()
+
+
+@pytest.fixture(scope="module")
+def runs(project) -> dict[str, Path]:
+    folders = {}
+    for model in ("base", "wrong20", "wrong1", "slow"):
+        done, folder = pytest_run(project, model)
+        assert done.returncode == (1 if model.startswith("wrong") else 0), done.stdout[-3000:] + done.stderr[-3000:]
+        folders[model] = folder
+    return folders
+
+
+def gate(runs, new: str, capsys) -> tuple[int, dict]:
+    code = crucible(["compare", str(runs["base"]), str(runs[new]), "--gate", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_the_baseline_is_all_right(runs):
+    report = json.loads((runs["base"] / "report.json").read_text())
+    assert report["models"]["base"]["total"] == {"passed": N_CASES, "failed": 0, "errors": 0, "n": N_CASES,
+                                                 "rate": 1.0, "ci95": report["models"]["base"]["total"]["ci95"]}
+
+
+def test_wrong_on_twenty_percent_fails_the_gate(runs, capsys):
+    code, result = gate(runs, "wrong20", capsys)
+    assert code == 1
+    assert result["gate"]["passed"] is False
+    flips = result["flips"]["pass_to_fail"]
+    assert len(flips) == len(WRONG_20) >= 40
+    assert {int(f["case_id"][3:]) for f in flips} == WRONG_20
+    assert flips[0]["new"]["reason"].startswith("answer ")
+    assert result["total"]["p_value"] == 2.0 ** -len(WRONG_20)
+    assert result["gate"]["reasons"][0].startswith("total: 100.0% -> 79.7%")
+
+
+def test_wrong_on_one_percent_passes_the_gate(runs, capsys):
+    code, result = gate(runs, "wrong1", capsys)
+    assert code == 0
+    assert result["gate"] == {"passed": True, "reasons": [],
+                              "checked": ["total", "hard", "TTFT", "TTFT answer"]}
+    assert {int(f["case_id"][3:]) for f in result["flips"]["pass_to_fail"]} == WRONG_1
+    assert result["total"]["p_value"] == 2.0 ** -len(WRONG_1)
+
+
+def test_first_token_fifty_percent_later_fails_on_ttft(runs, capsys):
+    code, result = gate(runs, "slow", capsys)
+    assert code == 1
+    assert result["flips"]["pass_to_fail"] == [] and result["total"]["new_rate"] == 1.0
+    ttft = result["speed"]["ttft_s"]
+    assert ttft["regressed"] and 1.3 < ttft["ratio"] < 1.7 and ttft["ci95"][0] > 1.1, ttft
+    assert any(reason.startswith("TTFT median rose to") for reason in result["gate"]["reasons"])
+
+
+def test_gated_pytest_run_exits_by_the_gate(project, runs):
+    """pytest --crucible-baseline --crucible-gate: wrong answers alone do not fail the run, the gate does."""
+    done, folder = pytest_run(project, "wrong1", "--crucible-baseline", str(runs["base"]), "--crucible-gate")
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "3 failed, 253 passed" in done.stdout
+    assert "gate: PASSED" in done.stdout and "compared with baseline" in done.stdout
+    assert json.loads((folder / "compare.json").read_text())["gate"]["passed"] is True
+    done, folder = pytest_run(project, "wrong20", "--crucible-baseline", str(runs["base"]), "--crucible-gate")
+    assert done.returncode == 1
+    assert "gate: FAILED" in done.stdout and "worse (pass -> fail): 52" in done.stdout
+    assert json.loads((folder / "compare.json").read_text())["gate"]["passed"] is False
