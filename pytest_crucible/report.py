@@ -133,11 +133,12 @@ def backend_summary(rows: list[dict], local: dict | None = None) -> dict:
         if value not in (None, ""):
             seen.setdefault(key, set()).add(str(value))
 
-    for row in rows:
-        backend = row.get("backend") or {}
-        add("served_model", backend.get("model") or row.get("served_model"))
-        add("system_fingerprint", backend.get("system_fingerprint"))
-        add("server", backend.get("server"))
+    reported = {(b.get("model") or row.get("served_model"), b.get("system_fingerprint"), b.get("server"))
+                for row in rows for b in (row.get("backend") or {},)}  # few distinct triples in many rows
+    for served, fingerprint, server in reported:
+        add("served_model", served)
+        add("system_fingerprint", fingerprint)
+        add("server", server)
     local = local or {}
     add("gguf_sha256", local.get("gguf_sha256"))
     add("quant", (local.get("gguf") or {}).get("quant"))
