@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from .errors import CrucibleError
+from .options import SETTINGS
 
 
 def _cmd_init(args) -> int:
@@ -19,48 +20,54 @@ def _cmd_init(args) -> int:
         return 1
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(INIT_TEMPLATE, encoding="utf-8")
-    print(f"wrote {path}; edit it, then run: pytest --models my-model")
+    print(f"wrote {path}; edit it, then run: pytest --models=my-model")
     return 0
 
 
 def _cmd_report(args) -> int:
     from .report import render_markdown, write_reports
-    from .store import read_rows
+    from .store import read_meta, read_rows
     run_dir = Path(args.run_dir)
     if not (run_dir / "rows.jsonl").is_file():
         print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
               file=sys.stderr)
         return 1
     old = run_dir / "report.json"
-    meta = json.loads(old.read_text()).get("meta", {}) if old.is_file() else {"run_id": run_dir.resolve().name}
+    meta = read_meta(run_dir)  # written as the run started: there even when the run crashed
+    if meta is None:
+        meta = json.loads(old.read_text()).get("meta", {}) if old.is_file() else {"run_id": run_dir.resolve().name}
     report = write_reports(run_dir, read_rows(run_dir), meta)
     print(render_markdown(report))
     return 0
 
 
+def _setting(args, name: str):
+    """A shared setting (options.py): this command's flag, else $CRUCIBLE_NAME, else the default."""
+    setting = SETTINGS[name]
+    return setting.resolve(getattr(args, setting.dest))
+
+
 def _cmd_compare(args) -> int:
     from .compare import GateSettings, compare_runs, load_run, render_text
-    gate = GateSettings(alpha=args.alpha, speed_tolerance=args.speed_tolerance,
-                        categories=tuple(c.strip() for c in (args.gate_categories or "").split(",") if c.strip()))
     if args.new is None and not (args.base_model and args.new_model):
         print("crucible compare: with one run, name both sides: --base-model A --new-model B", file=sys.stderr)
         return 2
+    gate = GateSettings(alpha=_setting(args, "alpha"), categories=tuple(_setting(args, "gate_categories") or ()),
+                        speed_tolerance=_setting(args, "speed_tolerance"))
     base = load_run(args.base)
     new = load_run(args.new) if args.new else base
     result = compare_runs(base, new, base_model=args.base_model, new_model=args.new_model, gate=gate)
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        print("\n".join(render_text(result)))
-    return 1 if args.gate and not result["gate"]["passed"] else 0
+    print(json.dumps(result, indent=2) if args.json else "\n".join(render_text(result)))
+    return 1 if _setting(args, "gate") and not result["gate"]["passed"] else 0
 
 
 def _load(args):
     from .case import load_cases
     paths = [Path(p) for p in args.paths] or None
-    cases = load_cases(paths, seed=args.seed)
-    if getattr(args, "categories", None):
-        wanted = set(args.categories.split(","))
+    cases = load_cases(paths, seed=_setting(args, "seed"))
+    categories = _setting(args, "categories")
+    if categories:
+        wanted = set(categories.split(","))
         cases = [c for c in cases if c.category in wanted]
     return cases
 
@@ -85,9 +92,10 @@ def _cmd_cases_verify(args) -> int:
             print(f"\r[{done}/{total}] {case_id:<40}", end="" if sys.stderr.isatty() else "\n",
                   file=sys.stderr, flush=True)
 
-    report = verify.verify_paths(paths, categories=args.categories.split(",") if args.categories else None,
-                                 imports=args.imports or [], progress=progress, seed=args.seed,
-                                 allow_unsandboxed=args.allow_unsandboxed)
+    categories = _setting(args, "categories")
+    report = verify.verify_paths(paths, categories=categories.split(",") if categories else None,
+                                 imports=_setting(args, "import") or [], progress=progress,
+                                 seed=_setting(args, "seed"), allow_unsandboxed=_setting(args, "allow_unsandboxed"))
     if sys.stderr.isatty():
         print(file=sys.stderr)
     for problem in report.problems:
@@ -101,7 +109,7 @@ def _cmd_cases_verify(args) -> int:
 
 def _config_for(args):
     from .config import find_config_path, load_config
-    return load_config(find_config_path(getattr(args, "config", None)))
+    return load_config(find_config_path(_setting(args, "config")))
 
 
 def _probe(provider, timeout: float) -> tuple[bool, str, list[str]]:
@@ -227,31 +235,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
 
-    p = sub.add_parser("compare", help="compare two runs case by case (paired): rates, flips, speed; "
-                       "--gate exits 1 when NEW is significantly worse than BASE")
+    p = sub.add_parser("compare", help="compare two runs case by case (paired): rates, flips, speed; with "
+                       "--gate, exit 1 when NEW is significantly worse or slower than BASE")
     p.add_argument("base", help="the baseline run: a run folder (or its rows.jsonl / report.json)")
     p.add_argument("new", nargs="?", help="the candidate run (default: BASE itself, comparing two of its models)")
     p.add_argument("--base-model", help="the baseline's model, when its run has several")
     p.add_argument("--new-model", help="the candidate's model, when its run has several")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
-    p.add_argument("--gate", action="store_true", help="exit 1 when the gate fails")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level of the one-sided tests "
-                   "(default 0.05)")
-    p.add_argument("--gate-categories", metavar="A,B", help="categories that must not get significantly worse "
-                   "either (the total and the hard tier always count)")
-    p.add_argument("--speed-tolerance", type=float, default=0.10, help="allowed speed regression as a "
-                   "fraction (default 0.10: 10%% slower)")
+    for name in ("gate", "alpha", "gate_categories", "speed_tolerance"):
+        SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
-    p.add_argument("--config", help="models.yaml to use (default: $CRUCIBLE_CONFIG, ./models.yaml, user dir)")
+    SETTINGS["config"].add_to(p)
     p.add_argument("--lease-dir", help="lease directory (default: $CRUCIBLE_LEASE_DIR or the user cache dir)")
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each provider (default 2)")
     p.set_defaults(func=_cmd_status)
 
     p = sub.add_parser("models", help="the models each provider serves, and the configured models")
-    p.add_argument("--config", help="models.yaml to use (default: $CRUCIBLE_CONFIG, ./models.yaml, user dir)")
+    SETTINGS["config"].add_to(p)
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each provider (default 5)")
     p.set_defaults(func=_cmd_models)
 
@@ -259,18 +262,14 @@ def build_parser() -> argparse.ArgumentParser:
     csub = cases.add_subparsers(dest="cases_command", required=True)
     p = csub.add_parser("list", help="list cases (default: the built-in suite)")
     p.add_argument("paths", nargs="*")
-    p.add_argument("--categories", help="comma-separated categories")
-    p.add_argument("--seed", type=int, help="re-roll every case family with this seed (as --crucible-seed)")
+    for name in ("categories", "seed"):
+        SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_cases_list)
     p = csub.add_parser("verify", help="check every case: reference solutions run, answers re-derived, "
                         "haystacks rebuilt")
     p.add_argument("paths", nargs="*")
-    p.add_argument("--categories", help="comma-separated categories")
-    p.add_argument("--seed", type=int, help="re-roll every case family with this seed (as --crucible-seed)")
-    p.add_argument("--import", dest="imports", action="append", metavar="NAME",
-                   help="also verify an imported public benchmark (e.g. humaneval)")
-    p.add_argument("--allow-unsandboxed", action="store_true",
-                   help="run reference code without bubblewrap (not isolated)")
+    for name in ("categories", "seed", "import", "allow_unsandboxed"):
+        SETTINGS[name].add_to(p)
     p.add_argument("-v", "--verbose", action="store_true", help="print progress lines")
     p.set_defaults(func=_cmd_cases_verify)
     return parser

@@ -20,15 +20,14 @@ class InputError(CrucibleError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.file or "<input>"
-        if self.line is not None:
-            where += f":{self.line}"
-        parts = [where]
+        parts = []
+        if self.file:  # an error without a file (a setting, an argument) names what is wrong itself
+            parts.append(self.file if self.line is None else f"{self.file}:{self.line}")
         if self.case_id:
             parts.append(f"case {self.case_id}")
         if self.field:
             parts.append(f"field '{self.field}'")
-        return ": ".join(parts) + f": {self.message}"
+        return ": ".join(parts + [self.message])
 
 
 class ConfigError(InputError):

@@ -173,7 +173,7 @@ def render_markdown(report: dict) -> str:
     meta = report.get("meta") or {}
     lines = [f"# pytest-crucible report {meta.get('run_id', '')}".rstrip(), ""]
     if meta.get("unsandboxed"):
-        lines += ["**Warning: code cases ran UNSANDBOXED (--allow-unsandboxed).**", ""]
+        lines += ["**Warning: code cases ran UNSANDBOXED (--crucible-allow-unsandboxed).**", ""]
     local = _local_summaries(meta)
     if local:
         lines += [f"- {name}: {text}" for name, text in local] + [""]
@@ -237,16 +237,19 @@ def _local_summaries(meta: dict) -> list[tuple[str, str]]:
     return out
 
 
-def render_terminal(report: dict) -> list[str]:
+def render_terminal(report: dict, brief: bool = False) -> list[str]:
+    """The summary pytest prints; `brief` (pytest -qq): one line per model."""
     out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
     if (report.get("meta") or {}).get("unsandboxed"):
-        out.append("WARNING: code cases ran unsandboxed (--allow-unsandboxed)")
+        out.append("WARNING: code cases ran unsandboxed (--crucible-allow-unsandboxed)")
     out += [f"WARNING: {text}" for text in _backend_changes(report["models"])]
     for name, m in report["models"].items():
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
         out.append(f"{name}: {rate} ({total['passed']}/{total['n']}), hard {_cell(hard)}, "
                    f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}")
+        if brief:
+            continue
         for cat, t in m["categories"].items():
             out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else ""))
         rep = m.get("repeats")

@@ -25,7 +25,7 @@ class RunSession:
         self.profile_name = profile
         self.profile = self.config.profile(profile) if profile else {}
         if repeats < 1:
-            raise ValueError("--repeats must be at least 1")
+            raise ValueError("--crucible-repeats must be at least 1")
         self.repeats = repeats
         self.seed = seed  # case families' seed; None: the suite's fixed DEFAULT_SEED
         self.out_dir = Path(out_dir)
@@ -81,6 +81,7 @@ class RunSession:
     def record(self, row: dict) -> None:
         if self.store is None:
             self.store = RunStore(self.out_dir, self.run_id)
+            self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
         self.rows.append(row)
         self.store.append(row)
 
@@ -109,14 +110,15 @@ class RunSession:
     def finish(self) -> dict | None:
         """Write report.json and report.md once (and compare.json against a baseline); later calls return
         the same report."""
-        if self.baseline is not None and self.store is None:
-            self.store = RunStore(self.out_dir, self.run_id)  # a gated run that recorded nothing still reports
+        if self.baseline is not None and self.store is None:  # a compared run that recorded nothing still reports
+            self.store = RunStore(self.out_dir, self.run_id)
+            self.store.write_meta(self.meta())
         if self.store and self.report is None:
             self.store.close()
-            meta = self.meta()
-            self.report = write_reports(self.store.run_dir, self.rows, meta)
+            self.report = write_reports(self.store.run_dir, self.rows, self.store.meta)
             if self.baseline is not None:
-                self.comparison = self.baseline.compare(self.rows, meta, self.store.run_dir, self.models[0].name)
+                self.comparison = self.baseline.compare(self.rows, self.store.meta, self.store.run_dir,
+                                                        self.models[0].name)
         return self.report
 
     def gate_fails_run(self, tests_failed: bool) -> bool | None:
@@ -128,12 +130,12 @@ class RunSession:
         passed = bool(self.comparison and self.comparison["gate"]["passed"])
         return not passed or (tests_failed and self.other_failures > 0)
 
-    def summary_lines(self, report: dict) -> list[str]:
-        lines = render_terminal(report)
+    def summary_lines(self, report: dict, brief: bool = False) -> list[str]:
+        lines = render_terminal(report, brief=brief)
         if self.comparison is not None:
             lines += ["", f"compared with baseline {self.baseline.run.source}:"]
             lines += render_text(self.comparison) if "error" not in self.comparison else \
-                [f"gate: FAILED", f"  - {self.comparison['error']}"]
+                ["gate: FAILED", f"  - {self.comparison['error']}"]
             if self.baseline.enforce:
                 lines.append("exit status: decided by the gate (--crucible-gate); wrong answers alone do not fail "
                              "the run, errors do")
