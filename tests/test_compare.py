@@ -279,3 +279,20 @@ def test_cli_compares_two_models_of_one_run(tmp_path, capsys):
     assert crucible(["compare", str(folder), "--base-model", "a", "--new-model", "b", "--gate"]) == 1
     out = capsys.readouterr().out
     assert "worse (pass -> fail): 20" in out and "gate: FAILED" in out
+
+
+def test_cli_gate_settings_from_the_environment(tmp_path, capsys, monkeypatch):
+    """CI can set the gate once for every command: CRUCIBLE_GATE_CATEGORIES, CRUCIBLE_ALPHA, ..."""
+    base = write_run(tmp_path / "base", [row(i, category="coding" if i < 10 else "math") for i in range(300)])
+    new = write_run(tmp_path / "new", [row(i, "failed" if i < 10 else "passed", category="coding" if i < 10 else "math")
+                                       for i in range(300)])
+    # ten coding cases break: the total (p = 2^-10 as well) fails at 0.05 but not at 1e-4; coding is named
+    monkeypatch.setenv("CRUCIBLE_ALPHA", "1e-4")
+    assert crucible(["compare", str(base), str(new), "--gate"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("CRUCIBLE_ALPHA", "0.01")
+    monkeypatch.setenv("CRUCIBLE_GATE_CATEGORIES", "coding")
+    assert crucible(["compare", str(base), str(new), "--gate", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["settings"] == {"alpha": 0.01, "gate_categories": ["coding"], "speed_tolerance": 0.1}
+    assert [r.split(":")[0] for r in data["gate"]["reasons"]] == ["total", "category coding"]

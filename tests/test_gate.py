@@ -69,12 +69,12 @@ def project(endpoint, tmp_path_factory) -> Path:
     return folder
 
 
-def pytest_run(project: Path, model: str, *extra: str) -> tuple[subprocess.CompletedProcess, Path]:
+def pytest_run(project: Path, model: str, *extra: str, env: dict | None = None) -> tuple[subprocess.CompletedProcess, Path]:
     """One benchmark run through pytest in a subprocess; returns it and its run folder."""
     out = project / "results"
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--models", model,
-                           "--no-builtin-cases", "gate.cases.yaml", "--crucible-out", str(out), *extra],
-                          cwd=project, capture_output=True, text=True, timeout=600, env=os.environ.copy())
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--models={model}",
+                           "--crucible-no-builtin-cases", "gate.cases.yaml", f"--crucible-out={out}", *extra],
+                          cwd=project, capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
     return done, (out / "latest").resolve()
 
 
@@ -131,12 +131,59 @@ def test_first_token_fifty_percent_later_fails_on_ttft(runs, capsys):
 
 def test_gated_pytest_run_exits_by_the_gate(project, runs):
     """pytest --crucible-baseline --crucible-gate: wrong answers alone do not fail the run, the gate does."""
-    done, folder = pytest_run(project, "wrong1", "--crucible-baseline", str(runs["base"]), "--crucible-gate")
+    done, folder = pytest_run(project, "wrong1", f"--crucible-baseline={runs['base']}", "--crucible-gate")
     assert done.returncode == 0, done.stdout[-3000:]
     assert "3 failed, 253 passed" in done.stdout
     assert "gate: PASSED" in done.stdout and "compared with baseline" in done.stdout
     assert json.loads((folder / "compare.json").read_text())["gate"]["passed"] is True
-    done, folder = pytest_run(project, "wrong20", "--crucible-baseline", str(runs["base"]), "--crucible-gate")
+    done, folder = pytest_run(project, "wrong20", f"--crucible-baseline={runs['base']}", "--crucible-gate")
     assert done.returncode == 1
     assert "gate: FAILED" in done.stdout and "worse (pass -> fail): 52" in done.stdout
     assert json.loads((folder / "compare.json").read_text())["gate"]["passed"] is False
+
+
+@pytest.fixture(scope="module")
+def small(endpoint, project, tmp_path_factory) -> Path:
+    """A 12-case project beside the big one, with a baseline run of it."""
+    folder = tmp_path_factory.mktemp("small")
+    (folder / "models.yaml").write_text((project / "models.yaml").read_text())
+    (folder / "gate.cases.yaml").write_text("\n".join(cases_yaml().splitlines()[:13]) + "\n")
+    done, base = pytest_run(folder, "base")
+    assert done.returncode == 0, done.stdout[-2000:]
+    return base
+
+
+def test_an_infrastructure_error_still_fails_a_gated_run(small, endpoint):
+    endpoint.fault(500, times=2, message="backend crashed")  # the first item's request and its one retry
+    try:
+        done, folder = pytest_run(small.parent.parent, "base", f"--crucible-baseline={small}", "--crucible-gate")
+    finally:
+        endpoint.clear_faults()
+    result = json.loads((folder / "compare.json").read_text())
+    assert result["gate"]["passed"] is True                      # 11 paired cases, none worse
+    assert [u["case_id"] for u in result["unpaired"]["unscored"]] == ["GT-000"]
+    assert done.returncode == 1, done.stdout[-2000:]              # but the error is not forgiven
+    assert "1 error" in done.stdout
+
+
+def test_a_gated_run_with_nothing_to_compare_fails(small):
+    done, folder = pytest_run(small.parent.parent, "base", f"--crucible-baseline={small}", "--crucible-gate",
+                              "-k", "no_such_case")
+    assert done.returncode == 1
+    result = json.loads((folder / "compare.json").read_text())
+    assert result["gate"]["passed"] is False and "no rows" in result["gate"]["reasons"][0]
+    assert "gate: FAILED" in done.stdout
+
+
+def test_gate_settings_are_checked_before_the_run(small, tmp_path):
+    root = small.parent.parent
+    done, _ = pytest_run(root, "base", "--crucible-gate")
+    assert done.returncode == 4 and "--crucible-gate needs --crucible-baseline=RUN_DIR" in done.stderr
+    done, _ = pytest_run(root, "base", f"--crucible-baseline={tmp_path}")
+    assert done.returncode == 4 and "no rows.jsonl here" in done.stderr
+    done, _ = pytest_run(root, "base,slow", f"--crucible-baseline={small}")
+    assert done.returncode == 4 and "a baseline is compared with one model" in done.stderr
+    done, _ = pytest_run(root, "base", f"--crucible-baseline={small}", env={"CRUCIBLE_ALPHA": "often"})
+    assert done.returncode == 4 and "$CRUCIBLE_ALPHA: expected a number such as 0.05, got 'often'" in done.stderr
+    done, _ = pytest_run(root, "base", f"--crucible-baseline={small}", "--crucible-alpha=5")
+    assert done.returncode == 4 and "alpha must be between 0 and 1 (e.g. 0.05), got 5.0" in done.stderr
