@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from loopback import LoopbackServer, Reply
@@ -131,9 +132,17 @@ def test_first_token_fifty_percent_later_fails_on_ttft(runs, capsys):
 
 def test_gated_pytest_run_exits_by_the_gate(project, runs):
     """pytest --crucible-baseline --crucible-gate: wrong answers alone do not fail the run, the gate does."""
-    done, folder = pytest_run(project, "wrong1", f"--crucible-baseline={runs['base']}", "--crucible-gate")
+    junit = project / "gate.xml"
+    done, folder = pytest_run(project, "wrong1", f"--crucible-baseline={runs['base']}", "--crucible-gate",
+                              f"--junitxml={junit}")
     assert done.returncode == 0, done.stdout[-3000:]
     assert "3 failed, 253 passed" in done.stdout
+    # CI's test report shows each broken case with its reason, and the row as a property
+    case = ElementTree.parse(junit).getroot().find(".//testcase[@name='GT-017[wrong1]']")
+    assert case.find("failure").get("message") == "answer 23, expected 24"
+    row = json.loads(case.find("properties/property[@name='crucible']").get("value"))
+    assert (row["outcome"], row["reason"], row["case_id"]) == ("failed", "answer 23, expected 24", "GT-017")
+    assert row["timings"]["ttft_s"] > 0
     assert "gate: PASSED" in done.stdout and "compared with baseline" in done.stdout
     assert json.loads((folder / "compare.json").read_text())["gate"]["passed"] is True
     done, folder = pytest_run(project, "wrong20", f"--crucible-baseline={runs['base']}", "--crucible-gate")
@@ -187,3 +196,19 @@ def test_gate_settings_are_checked_before_the_run(small, tmp_path):
     assert done.returncode == 4 and "$CRUCIBLE_ALPHA: expected a number such as 0.05, got 'often'" in done.stderr
     done, _ = pytest_run(root, "base", f"--crucible-baseline={small}", "--crucible-alpha=5")
     assert done.returncode == 4 and "alpha must be between 0 and 1 (e.g. 0.05), got 5.0" in done.stderr
+
+
+def test_the_ci_example_uses_real_settings():
+    """docs/ci.md's workflow: valid YAML whose pytest flags and CRUCIBLE_* variables all exist."""
+    import yaml
+    from pytest_crucible.options import SETTINGS
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ci.md").read_text()
+    workflow = yaml.safe_load(re.search(r"```yaml\n(.*?)```", text, re.S).group(1))
+    known_env = {s.env for s in SETTINGS.values()}
+    assert {k for k in workflow["env"] if k.startswith("CRUCIBLE_")} <= known_env
+    flags = {s.pytest_flag for s in SETTINGS.values()}
+    steps = workflow["jobs"]["gate"]["steps"]
+    commands = "\n".join(step.get("run", "") for step in steps)
+    used = set(re.findall(r"(--(?:crucible-[a-z-]+|models))", commands))
+    assert used and used <= flags, used - flags
+    assert "--crucible-baseline=baseline --crucible-gate" in commands
