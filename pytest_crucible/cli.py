@@ -73,13 +73,33 @@ def _load(args):
 
 
 def _cmd_cases_list(args) -> int:
+    from .case import DIFFICULTIES
+    from .profiles import select
     cases = _load(args)
+    profiles = _config_for(args).profiles
+    name = _setting(args, "profile")
+    if name:
+        if name not in profiles:
+            print(f"unknown profile {name!r}; known: {', '.join(sorted(profiles))}", file=sys.stderr)
+            return 2
+        cases = select(cases, profiles[name])[0]
     for case in cases:
         print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader['type']:<10} "
               f"{case.file}:{case.line}")
-    counts = Counter(c.category for c in cases)
-    hard = sum(c.hard for c in cases)
-    print(f"{len(cases)} cases ({hard} hard): " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    categories = sorted({c.category for c in cases})
+    print(f"\n{'':<10}" + "".join(f"{d:>8}" for d in DIFFICULTIES) + f"{'total':>8}")
+    for category in categories:
+        tiers = Counter(c.difficulty for c in cases if c.category == category)
+        print(f"{category:<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{sum(tiers.values()):>8}")
+    tiers = Counter(c.difficulty for c in cases)
+    print(f"{'all':<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{len(cases):>8}")
+    if not name:
+        print("\nprofiles (--crucible-profile NAME): cases selected")
+        for profile, spec in profiles.items():
+            chosen = select(cases, spec)[0]
+            per = Counter(c.category for c in chosen)
+            print(f"  {profile:<10} {len(chosen):>4} ({sum(c.hard for c in chosen)} hard): "
+                  + ", ".join(f"{k} {per[k]}" for k in categories if per[k]))
     return 0
 
 
@@ -100,6 +120,8 @@ def _cmd_cases_verify(args) -> int:
         print(file=sys.stderr)
     for problem in report.problems:
         print(f"{problem.file}:{problem.line}: {problem.case_id}: {problem.message}")
+    for rejected in report.rejected:  # within the share of possible answers a grader may refuse
+        print(f"rejected possible answer: {rejected}")
     print(report.summary())
     return 1 if report.problems else 0
 
@@ -260,9 +282,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)
-    p = csub.add_parser("list", help="list cases (default: the built-in suite)")
+    p = csub.add_parser("list", help="list cases (default: the built-in suite), counts per category and "
+                        "difficulty, and what each profile selects")
     p.add_argument("paths", nargs="*")
-    for name in ("categories", "seed"):
+    for name in ("categories", "seed", "profile", "config"):
         SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_cases_list)
     p = csub.add_parser("verify", help="check every case: reference solutions run, answers re-derived, "

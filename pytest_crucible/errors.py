@@ -7,6 +7,10 @@ class CrucibleError(Exception):
     """Base class for every error the core raises on purpose."""
 
 
+class RegistryError(CrucibleError):
+    """An extension nobody provides, or an entry point that does not load or lacks what its group needs."""
+
+
 class InputError(CrucibleError):
     """A user-supplied file is wrong. Carries file, line and field so the message says what to change."""
 

@@ -61,11 +61,20 @@ class Selection:
         return item_name.split("[")[0] == self.name
 
 
+def import_rel(path: Path, imports: dict[Path, str]) -> str:
+    """`import/NAME` for an import read from one data file, `import/NAME/STEM` for each file of one read
+    from several (BFCL keeps a file per category)."""
+    name = imports[path]
+    if sum(n == name for n in imports.values()) == 1:
+        return f"{IMPORT_DIR}/{name}"
+    return f"{IMPORT_DIR}/{name}/{case_file_stem(path)}"
+
+
 def installed_files(suite_dir: Path | None, imports: dict[Path, str]) -> list[InstalledFile]:
     files = []
     if suite_dir is not None:
         files += [InstalledFile(p.relative_to(suite_dir).as_posix(), p) for p in iter_case_files([suite_dir])]
-    files += [InstalledFile(f"{IMPORT_DIR}/{name}", path, name) for path, name in imports.items()]
+    files += [InstalledFile(import_rel(path, imports), path, name) for path, name in imports.items()]
     return files
 
 
@@ -80,7 +89,7 @@ def parse_selection(arg: str, cwd: Path, suite_dir: Path, imports: dict[Path, st
     real = (cwd / path_text).resolve() if path_text else None
     if real is not None and real.exists():
         if real in imports:
-            return Selection(f"{IMPORT_DIR}/{imports[real]}", name, params)
+            return Selection(import_rel(real, imports), name, params)
         if real == suite_dir or suite_dir in real.parents:
             return Selection(real.relative_to(suite_dir).as_posix() if real != suite_dir else "", name, params)
         return None

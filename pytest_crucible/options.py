@@ -105,14 +105,15 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             cli="--config", metavar="PATH"),
     Setting("out", "folder for run results; each run writes DIR/<run-id>/ and DIR/latest points at it",
             default="crucible-results", metavar="DIR"),
-    Setting("profile", "case selection: full, smoke, quick, hard, or a profile from models.yaml", metavar="NAME"),
+    Setting("profile", "case selection: full, smoke, quick, standard, coding, hard, or a profile from models.yaml",
+            cli="--profile", metavar="NAME"),
     Setting("repeats", "ask every case N times (each answer is scored)", kind="int", default=1, metavar="N"),
     Setting("seed", "re-roll every case family with this seed (default: the suite's fixed seed), to check a "
             "score for memorisation", kind="int", cli="--seed", metavar="N"),
     Setting("no_builtin_cases", "collect only the case files given on the command line, not the built-in "
             "suite", kind="flag"),
-    Setting("import", "add a public benchmark read from its installed package (humaneval)", kind="list",
-            cli="--import"),
+    Setting("import", "add a public benchmark read from its installed package (humaneval, bfcl, or one that "
+            "another package registers)", kind="list", cli="--import"),
     Setting("allow_unsandboxed", "run model-written code without bubblewrap when bwrap is missing (NOT "
             "isolated; the report says so)", kind="flag", cli="--allow-unsandboxed"),
     Setting("categories", "comma-separated categories", cli="--categories", plugin=False),

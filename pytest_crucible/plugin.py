@@ -87,7 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
         speed = speed_settings.build(
             bandwidth=_setting(config, "bandwidth"), slo=_setting(config, "slo"),
             warmup=_setting(config, "speed_warmup"), repeats=_setting(config, "speed_repeats"))
-        session.import_sources = {importers.import_source(n).resolve(): n for n in _setting(config, "import") or []}
+        session.import_sources = {path.resolve(): name for name in _setting(config, "import") or []
+                                  for path in importers.import_files(name)}
         config.stash[INSTALLED_KEY] = _installed_collection(config, session)
         allow_unsandboxed = _setting(config, "allow_unsandboxed")
         session.baseline = _baseline(config, session)
@@ -153,7 +154,7 @@ def _installed_collection(config: pytest.Config, session: RunSession) -> list:
             continue
         name = nodeids.import_named(selection)
         if name and name not in session.import_sources.values():
-            session.import_sources[importers.import_source(name).resolve()] = name
+            session.import_sources.update((path.resolve(), name) for path in importers.import_files(name))
         selections.append((arg, selection))
     with_suite = bool(selections) or not _setting(config, "no_builtin_cases")
     files = nodeids.installed_files(suite if with_suite else None, session.import_sources)
@@ -210,7 +211,7 @@ class CaseCollector:
 
     def _cases(self, session: RunSession) -> list[Case]:
         if self.import_name:
-            return importers.load_import(self.import_name)
+            return importers.load_import(self.import_name, self.path)
         return load_case_file(self.path, session.seed)
 
     def _wanted(self, name: str) -> bool:
