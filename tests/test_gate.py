@@ -28,6 +28,7 @@ WRONG_1 = {17, 101, 222}                                        # 1.2%
 FIRST_TOKEN_S = {"base": 0.02, "slow": 0.03}                   # 50% later
 CATEGORIES = ("math", "reasoning", "tooluse", "instruct")
 QUESTION = re.compile(r"Q(\d{3}):")
+MODELS = ("base", "wrong20", "wrong1", "slow", "flaky")
 
 
 def cases_yaml() -> str:
@@ -39,12 +40,18 @@ def cases_yaml() -> str:
     return "\n".join(lines) + "\n"
 
 
+ASKED: dict[int, int] = {}  # times model "flaky" was asked each question
+
+
 def reply_for(body: dict) -> Reply:
     """Each model's behaviour, by the model id asked for."""
     model = body["model"]
     text = json.dumps(body["messages"])
     i = int(QUESTION.search(text).group(1))
-    wrong = (model == "wrong20" and i in WRONG_20) or (model == "wrong1" and i in WRONG_1)
+    if model == "flaky":
+        ASKED[i] = ASKED.get(i, 0) + 1
+    wrong = ((model == "wrong20" and i in WRONG_20) or (model == "wrong1" and i in WRONG_1)
+             or (model == "flaky" and i % 3 == 0 and ASKED[i] % 2 == 0))  # every 3rd case: right, then wrong
     answer = i + 6 if wrong else i + 7
     # two chunks: too few tokens for a decode rate, which at loopback speed would only measure jitter
     return Reply(f"Answer: {answer}", first_token_delay=FIRST_TOKEN_S.get(model, 0.0))
@@ -52,7 +59,7 @@ def reply_for(body: dict) -> Reply:
 
 @pytest.fixture(scope="module")
 def endpoint():
-    with LoopbackServer(models=("base", "wrong20", "wrong1", "slow")) as server:
+    with LoopbackServer(models=MODELS) as server:
         server.script(handler=reply_for)
         yield server
 
@@ -60,7 +67,7 @@ def endpoint():
 @pytest.fixture(scope="module")
 def project(endpoint, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("gate")
-    models = "\n".join(f"  - {{name: {m}, provider: loop, model_id: {m}}}" for m in ("base", "wrong20", "wrong1", "slow"))
+    models = "\n".join(f"  - {{name: {m}, provider: loop, model_id: {m}}}" for m in MODELS)
     (folder / "models.yaml").write_text(textwrap.dedent(f"""\
         providers:
           loop: {{base_url: {endpoint.base_url}, max_retries: 1, timeout: 20}}
@@ -212,3 +219,32 @@ def test_the_ci_example_uses_real_settings():
     used = set(re.findall(r"(--(?:crucible-[a-z-]+|models))", commands))
     assert used and used <= flags, used - flags
     assert "--crucible-baseline=baseline --crucible-gate" in commands
+
+
+def test_gate_under_xdist(small):
+    """With -n 2 the controller compares the rows the workers report and sets the exit status."""
+    done, folder = pytest_run(small.parent.parent, "wrong20", f"--crucible-baseline={small}", "--crucible-gate",
+                              "-n", "2")
+    assert "3 failed, 9 passed" in done.stdout, done.stdout[-2000:]
+    assert done.returncode == 0                              # 3 of 12 worse: p = 1/8, not significant
+    result = json.loads((folder / "compare.json").read_text())
+    assert result["paired"] == 12 and result["total"]["p_value"] == 0.125 and result["gate"]["passed"]
+
+
+def test_repeats_end_to_end(small):
+    """--crucible-repeats=2 with a model right then wrong on every third case: the report lists the flaky
+    cases with pass@k and pass^k, and the comparison pairs per-case rates with the single-answer baseline."""
+    done, folder = pytest_run(small.parent.parent, "flaky", "--crucible-repeats=2", f"--crucible-baseline={small}")
+    assert "4 failed, 20 passed" in done.stdout, done.stdout[-2000:]
+    rep = json.loads((folder / "report.json").read_text())["models"]["flaky"]["repeats"]
+    assert [(f["case_id"], f["passed"], f["n"]) for f in rep["flaky"]] == [
+        ("GT-000", 1, 2), ("GT-003", 1, 2), ("GT-006", 1, 2), ("GT-009", 1, 2)]
+    assert rep["pass_at_k"]["1"]["value"] == round(10 / 12, 4)
+    assert rep["pass_at_k"]["2"]["value"] == 1.0              # one of two answers is always right
+    assert rep["pass_hat_k"]["2"]["value"] == round(8 / 12, 4)  # both right: the 8 steady cases
+    assert "Flaky cases (4" in (folder / "report.md").read_text()
+    result = json.loads((folder / "compare.json").read_text())
+    assert (result["base"]["repeats"], result["new"]["repeats"]) == (1, 2)
+    assert result["total"]["worse"] == 4 and result["total"]["diff"] == round(-2 / 12, 4)
+    assert result["total"]["p_value"] == 1 / 16 and result["gate"]["passed"]
+    assert done.returncode == 1  # no --crucible-gate: wrong answers fail items as usual
