@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import statistics
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from . import stats
@@ -62,16 +63,14 @@ class RunData:
     rows: list[dict]
     meta: dict = field(default_factory=dict)
     source: str = ""
-    _models: list[str] | None = field(default=None, repr=False)
 
     @property
     def run_id(self) -> str:
         return str(self.meta.get("run_id") or Path(self.source).name)
 
+    @cached_property
     def models(self) -> list[str]:
-        if self._models is None:
-            self._models = sorted({str(r.get("model")) for r in self.rows if r.get("model") is not None})
-        return self._models
+        return sorted({str(r.get("model")) for r in self.rows if r.get("model") is not None})
 
 
 def load_run(path: str | Path) -> RunData:
@@ -143,7 +142,7 @@ def _by_case(rows: list[dict], model: str) -> dict[str, CaseResult]:
 
 def pick_model(run: RunData, wanted: str | None, other: str | None, side: str, flag: str) -> str:
     """The model of one side: the one asked for, the run's only model, or the other side's by name."""
-    models = run.models()
+    models = run.models
     if wanted is not None:
         if wanted not in models:
             raise InputError(f"model {wanted!r} is not in this run (it has {', '.join(models) or 'no rows'})",
@@ -252,7 +251,7 @@ def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
 def compare_runs(base: RunData, new: RunData, *, base_model: str | None = None, new_model: str | None = None,
                  gate: GateSettings = GateSettings()) -> dict:
     """The comparison of `new` against `base` (see the module docstring), as a JSON-ready dict."""
-    only_new = new.models()[0] if len(new.models()) == 1 else None
+    only_new = new.models[0] if len(new.models) == 1 else None
     base_model = pick_model(base, base_model, new_model or only_new, "base", "--base-model")
     new_model = pick_model(new, new_model, base_model, "new", "--new-model")
     base_cases, new_cases = _by_case(latest_rows(base.rows), base_model), _by_case(latest_rows(new.rows), new_model)
@@ -319,7 +318,7 @@ def decide(result: dict, gate: GateSettings) -> dict:
     judge("hard", result["hard"], required=False)
     for cat in gate.categories:
         judge(f"category {cat}", result["categories"].get(cat), required=True)
-    for key, cell in result["speed"].items():
+    for cell in result["speed"].values():
         if cell["ratio"] is None or min(cell["n_base"], cell["n_new"]) < MIN_SPEED_SAMPLES:
             continue
         checked.append(cell["label"])
@@ -352,7 +351,13 @@ class Baseline:
                              f"({', '.join(models)}): run one, or compare afterwards with crucible compare",
                              field="--crucible-baseline")
         baseline = cls(load_run(path), settings, enforce)
-        pick_model(baseline.run, None, models[0], "baseline", "a baseline run with one model")
+        there = baseline.run.models
+        if not there:
+            raise InputError("the baseline run has no rows", file=str(path), field="--crucible-baseline")
+        if len(there) > 1 and models[0] not in there:
+            raise InputError(f"the baseline run has several models ({', '.join(there)}) and none is {models[0]}: "
+                             "give a baseline run of one model, or compare after the run with crucible compare "
+                             "BASE NEW --base-model=NAME", file=str(path), field="--crucible-baseline")
         return baseline
 
     def compare(self, rows: list[dict], meta: dict, run_dir: str | Path, model: str) -> dict:

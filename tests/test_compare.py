@@ -296,3 +296,30 @@ def test_cli_gate_settings_from_the_environment(tmp_path, capsys, monkeypatch):
     data = json.loads(capsys.readouterr().out)
     assert data["settings"] == {"alpha": 0.01, "gate_categories": ["coding"], "speed_tolerance": 0.1}
     assert [r.split(":")[0] for r in data["gate"]["reasons"]] == ["total", "category coding"]
+
+
+def test_a_baseline_is_checked_as_the_run_starts(tmp_path):
+    from pytest_crucible.compare import Baseline
+    two = write_run(tmp_path / "two", [row(i, model=m) for i in range(3) for m in ("a", "b")])
+    assert Baseline.load(two, GateSettings(), True, ["b"]).run.models == ["a", "b"]  # b is there by name
+    with pytest.raises(InputError, match="several models .a, b. and none is c: give a baseline run of one model"):
+        Baseline.load(two, GateSettings(), True, ["c"])
+    with pytest.raises(InputError, match="a baseline is compared with one model; --models names 2"):
+        Baseline.load(two, GateSettings(), True, ["a", "b"])
+    empty = write_run(tmp_path / "empty", [])
+    with pytest.raises(InputError, match="the baseline run has no rows"):
+        Baseline.load(empty, GateSettings(), False, ["a"])
+
+
+def test_baseline_compare_writes_compare_json_and_fails_without_rows(tmp_path):
+    from pytest_crucible.compare import Baseline
+    base = write_run(tmp_path / "base", [row(i) for i in range(20)])
+    baseline = Baseline.load(base, GateSettings(), True, ["m"])
+    (tmp_path / "new").mkdir()
+    result = baseline.compare([row(i, "failed" if i < 6 else "passed") for i in range(20)], {"run_id": "new"},
+                              tmp_path / "new", "m")
+    assert json.loads((tmp_path / "new" / "compare.json").read_text()) == result
+    assert result["total"]["worse"] == 6 and not result["gate"]["passed"]   # p = 2^-6
+    empty = baseline.compare([], {"run_id": "new"}, tmp_path / "new", "m")
+    assert empty["gate"] == {"passed": False, "reasons": [empty["error"]], "checked": []}
+    assert "the new run has no rows" in empty["error"]
