@@ -403,8 +403,16 @@ def _speed_value(value, key: str) -> str:
     return f"{value:.1f}" if key == "decode_tps" else f"{value:.3f} s"
 
 
-def render_text(result: dict, max_flips: int = 50) -> list[str]:
-    """The comparison as terminal lines (`crucible compare`, pytest's summary)."""
+def _gate_lines(gate: dict) -> list[str]:
+    return ([f"gate: {'PASSED' if gate['passed'] else 'FAILED'} (checked: {', '.join(gate['checked']) or 'nothing'})"]
+            + [f"  - {reason}" for reason in gate["reasons"]])
+
+
+def render_text(result: dict, max_flips: int = 50, brief: bool = False) -> list[str]:
+    """The comparison as terminal lines (`crucible compare`, pytest's summary); `brief` (pytest -qq):
+    the gate's verdict alone. A comparison that could not be made (`error`) is its gate's verdict."""
+    if brief or "error" in result:
+        return _gate_lines(result["gate"])
     b, n = result["base"], result["new"]
     un = result["unpaired"]
     lines = [f"base: {b['model']} in run {b['run_id']} ({b['source']})",
@@ -444,10 +452,7 @@ def render_text(result: dict, max_flips: int = 50) -> list[str]:
         lines += ["", "changed between the runs (not paired): " + ", ".join(un["changed"])]
     for warning in result["backend"]["warnings"]:
         lines.append(f"WARNING: {warning}")
-    gate = result["gate"]
-    lines += ["", f"gate: {'PASSED' if gate['passed'] else 'FAILED'} (checked: {', '.join(gate['checked']) or 'nothing'})"]
-    lines += [f"  - {reason}" for reason in gate["reasons"]]
-    return lines
+    return lines + [""] + _gate_lines(result["gate"])
 
 
 def _side(summary: dict) -> str:

@@ -134,8 +134,7 @@ class RunSession:
         lines = render_terminal(report, brief=brief)
         if self.comparison is not None:
             lines += ["", f"compared with baseline {self.baseline.run.source}:"]
-            lines += render_text(self.comparison) if "error" not in self.comparison else \
-                ["gate: FAILED", f"  - {self.comparison['error']}"]
+            lines += render_text(self.comparison, brief=brief)
             if self.baseline.enforce:
                 lines.append("exit status: decided by the gate (--crucible-gate); wrong answers alone do not fail "
                              "the run, errors do")

@@ -323,3 +323,13 @@ def test_baseline_compare_writes_compare_json_and_fails_without_rows(tmp_path):
     empty = baseline.compare([], {"run_id": "new"}, tmp_path / "new", "m")
     assert empty["gate"] == {"passed": False, "reasons": [empty["error"]], "checked": []}
     assert "the new run has no rows" in empty["error"]
+
+
+def test_render_brief_and_failed_comparisons():
+    result = compare_runs(all_right(100), wrong_on(100, set(range(10))))
+    assert render_text(result, brief=True) == [
+        "gate: FAILED (checked: total, hard)",
+        "  - total: 100.0% -> 90.0% (-10.0 points, 95% CI [-15.9, -4.1]), 10 cases worse, 0 better, p = 0.00098 < 0.05"]
+    failed = {"error": "the new run has no rows", "gate": {"passed": False, "reasons": ["the new run has no rows"],
+                                                          "checked": []}}
+    assert render_text(failed) == ["gate: FAILED (checked: nothing)", "  - the new run has no rows"]
