@@ -29,6 +29,7 @@ from . import stats
 from .case import CATEGORIES
 from .errors import InputError
 from .report import backend_summary
+from .row import Row, as_rows, latest_rows
 from .store import ROWS_FILE, read_rows
 
 SCHEMA_VERSION = 1
@@ -59,10 +60,13 @@ class GateSettings:
 
 @dataclass
 class RunData:
-    """The rows and meta of one run, and where they came from."""
-    rows: list[dict]
+    """The rows and meta of one run, and where they came from (rows may be given as their dicts)."""
+    rows: list[Row]
     meta: dict = field(default_factory=dict)
     source: str = ""
+
+    def __post_init__(self) -> None:
+        self.rows = as_rows(self.rows)
 
     @property
     def run_id(self) -> str:
@@ -70,7 +74,7 @@ class RunData:
 
     @cached_property
     def models(self) -> list[str]:
-        return sorted({str(r.get("model")) for r in self.rows if r.get("model") is not None})
+        return sorted({r.model for r in self.rows if r.model})
 
 
 def load_run(path: str | Path) -> RunData:
@@ -92,13 +96,7 @@ def load_run(path: str | Path) -> RunData:
             meta = data if name == "meta.json" else data.get("meta") or {}
             break
     meta.setdefault("run_id", run_dir.resolve().name)
-    return RunData(read_rows(rows_path), meta, str(run_dir))
-
-
-def latest_rows(rows: list[dict]) -> list[dict]:
-    """One row per item (model, case, repeat): the last one written (a resumed run appends a new row for
-    an item asked again)."""
-    return list({(row.get("model"), row.get("case_id"), row.get("repeat", 1)): row for row in rows}.values())
+    return RunData(as_rows(read_rows(rows_path)), meta, str(run_dir))
 
 
 # -- one side: per-case results ----------------------------------------------------------------------
@@ -111,32 +109,32 @@ class CaseResult:
     case_hash: str | None
     category: str
     difficulty: str
-    rows: list[dict]
+    rows: list[Row]
 
     def __post_init__(self) -> None:
-        self.scored = [r for r in self.rows if r.get("outcome") in SCORED]
-        self.passed = sum(1 for r in self.scored if r.get("outcome") == "passed")
+        self.scored = [r for r in self.rows if r.outcome in SCORED]
+        self.passed = sum(1 for r in self.scored if r.outcome == "passed")
         self.rate: float | None = self.passed / len(self.scored) if self.scored else None
 
     def reason(self) -> str:
         """The reason to show: the first failure's, else the first answer's, else why nothing was scored."""
         for outcome in ("failed", "passed", "error", "skipped"):
             for row in self.rows:
-                if row.get("outcome") == outcome and (row.get("reason") or outcome == "passed"):
-                    return str(row.get("reason") or "passed")
+                if row.outcome == outcome and (row.reason or outcome == "passed"):
+                    return row.reason or "passed"
         return ""
 
     def summary(self) -> dict:
         return {"rate": _round(self.rate), "passed": self.passed, "n": len(self.scored), "reason": self.reason()}
 
 
-def _by_case(rows: list[dict], model: str) -> dict[str, CaseResult]:
-    grouped: dict[str, list[dict]] = {}
+def _by_case(rows: list[Row], model: str) -> dict[str, CaseResult]:
+    grouped: dict[str, list[Row]] = {}
     for row in rows:
-        if row.get("model") == model:
-            grouped.setdefault(str(row.get("case_id")), []).append(row)
-    return {case_id: CaseResult(case_id, rows[0].get("case_hash") or None, str(rows[0].get("category") or "unknown"),
-                                str(rows[0].get("difficulty") or ""), rows)
+        if row.model == model:
+            grouped.setdefault(row.case_id, []).append(row)
+    return {case_id: CaseResult(case_id, rows[0].case_hash or None, rows[0].category or "unknown",
+                                rows[0].difficulty or "", rows)
             for case_id, rows in grouped.items()}
 
 
@@ -201,7 +199,7 @@ def _speed(pairs: list[Pair], tolerance: float) -> dict:
     for pair in pairs:  # one pass over the rows: a 10,000-row run compares in well under 2 s
         for side, result in (("base", pair.base), ("new", pair.new)):
             for row in result.scored:
-                timings = row.get("timings") or {}
+                timings = row.timings or {}
                 for key, _, _ in SPEED_METRICS:
                     value = timings.get(key)
                     if isinstance(value, (int, float)) and value > 0:
@@ -228,7 +226,7 @@ def _speed(pairs: list[Pair], tolerance: float) -> dict:
 def backend_of(run: RunData, model: str) -> dict:
     """What served one model in one run (see report.backend_summary)."""
     local = (((run.meta.get("models") or {}).get(model) or {}).get("local")) or {}
-    return backend_summary([r for r in run.rows if r.get("model") == model], local)
+    return backend_summary([r for r in run.rows if r.model == model], local)
 
 
 def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
@@ -360,7 +358,7 @@ class Baseline:
                              "BASE NEW --base-model=NAME", file=str(path), field="--crucible-baseline")
         return baseline
 
-    def compare(self, rows: list[dict], meta: dict, run_dir: str | Path, model: str) -> dict:
+    def compare(self, rows: list[Row], meta: dict, run_dir: str | Path, model: str) -> dict:
         """The comparison of this run's rows, written to compare.json in the run folder. A run without a
         row to compare fails the gate: nothing shows the model did not get worse."""
         new = RunData(rows, meta, str(run_dir))

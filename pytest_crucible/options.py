@@ -16,14 +16,16 @@ from .errors import InputError
 
 TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off")
+NUMBER_TYPES = {"int": int, "number": float}
 
 
 @dataclass(frozen=True)
 class Setting:
     name: str
     help: str
-    kind: str = "text"         # text | int | float | flag (on/off) | list (comma-separated; repeatable flag)
+    kind: str = "text"         # text | int | number | flag (on/off) | list (comma-separated; repeatable flag)
     default: Any = None
+    const: str | None = None   # a text setting whose flag may be given without a value: the value it takes
     flag: str | None = None    # the pytest flag, when it is not --crucible-NAME
     cli: str | None = None     # the `crucible` command's flag for the same setting, where it has one
     plugin: bool = True        # False: only the `crucible` command has it
@@ -52,8 +54,10 @@ class Setting:
             kwargs.update(action="append", metavar=self.metavar or "NAME")
         else:
             kwargs["metavar"] = self.metavar or self.name.upper()
-            if self.kind in ("int", "float"):
-                kwargs["type"] = int if self.kind == "int" else float
+            if self.kind in NUMBER_TYPES:
+                kwargs["type"] = NUMBER_TYPES[self.kind]
+            if self.const is not None:
+                kwargs.update(nargs="?", const=self.const)
         return kwargs
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
@@ -69,16 +73,12 @@ class Setting:
             if word in TRUE_WORDS or word in FALSE_WORDS:
                 return word in TRUE_WORDS
             raise InputError(f"{source}: expected one of {', '.join(TRUE_WORDS + FALSE_WORDS)}, got {raw!r}")
-        if self.kind == "int":
+        if self.kind in NUMBER_TYPES:
             try:
-                return int(str(raw).strip())
+                return NUMBER_TYPES[self.kind](str(raw).strip())
             except ValueError:
-                raise InputError(f"{source}: expected a whole number, got {raw!r}") from None
-        if self.kind == "float":
-            try:
-                return float(str(raw).strip())
-            except ValueError:
-                raise InputError(f"{source}: expected a number such as 0.05, got {raw!r}") from None
+                what = "a whole number" if self.kind == "int" else "a number"
+                raise InputError(f"{source}: expected {what}, got {raw!r}") from None
         if self.kind == "list":
             return [part.strip() for part in str(raw).split(",") if part.strip()]
         return str(raw).strip()
@@ -117,6 +117,10 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
     Setting("allow_unsandboxed", "run model-written code without bubblewrap when bwrap is missing (NOT "
             "isolated; the report says so)", kind="flag", cli="--allow-unsandboxed"),
     Setting("categories", "comma-separated categories", cli="--categories", plugin=False),
+    Setting("resume", "continue a run (default: DIR/latest): items with a final row are not asked again, new "
+            "rows append to its rows.jsonl, error rows are asked again", const="latest", metavar="RUN_DIR"),
+    Setting("max_cost", "stop sending requests once the run's cost would pass USD (recorded cost plus the worst "
+            "case of the requests in flight); the rest is skipped", kind="number", metavar="USD"),
     # speed (pytest_crucible/speed/settings.py parses these)
     Setting("bandwidth", "memory bandwidth in GB/s of the device serving the models, for the decode-speed "
             "plausibility ceiling (default: the GPU table, or a CPU default)", metavar="GBPS"),
@@ -129,10 +133,10 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             "summary and compare.json)", metavar="RUN_DIR"),
     Setting("gate", "exit status by the gate: 1 when the model got significantly worse (or slower) than the "
             "baseline; wrong answers alone do not fail the run", kind="flag", cli="--gate"),
-    Setting("alpha", "significance level of the gate's one-sided tests (default 0.05)", kind="float",
+    Setting("alpha", "significance level of the gate's one-sided tests (default 0.05)", kind="number",
             default=0.05, cli="--alpha"),
     Setting("gate_categories", "categories that must not get significantly worse either (the total and the "
             "hard tier always count)", kind="list", cli="--gate-categories", metavar="CATEGORY"),
     Setting("speed_tolerance", "speed regression the gate allows, as a fraction (default 0.10: ten percent slower)",
-            kind="float", default=0.10, cli="--speed-tolerance", metavar="FRACTION"),
+            kind="number", default=0.10, cli="--speed-tolerance", metavar="FRACTION"),
 ]}

@@ -1,7 +1,8 @@
 """Aggregation of result rows into report.json / report.md and the terminal summary.
 
-The report is a pure function of the rows, so a serial run, an xdist run and `crucible report`
-on a saved rows.jsonl all give the same numbers.
+The report is a pure function of the rows (`row.Row`; the latest row of each observation, so a resumed
+run's new rows replace its old error rows), so a serial run, an xdist run and `crucible report` on a
+saved rows.jsonl all give the same numbers.
 """
 
 from __future__ import annotations
@@ -12,19 +13,20 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .case import CATEGORIES
+from .row import OUTCOMES, Row, latest_rows
 from .stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
 from .speed.summary import render_markdown as speed_markdown
 from .speed.summary import render_terminal as speed_terminal
 from .speed.summary import speed_report
 
-OUTCOMES = ("passed", "failed", "error", "skipped")
 SCHEMA_VERSION = 1
 
 
-def _tally(rows: list[dict], with_skipped: bool = True) -> dict:
+def _tally(rows: list[Row], with_skipped: bool = True) -> dict:
     counts = {o: 0 for o in OUTCOMES}
     for row in rows:
-        counts[row.get("outcome", "error")] = counts.get(row.get("outcome", "error"), 0) + 1
+        outcome = row.outcome if row.outcome in OUTCOMES else "error"
+        counts[outcome] += 1
     n = counts["passed"] + counts["failed"]  # errors and skips never enter the denominator
     out = {"passed": counts["passed"], "failed": counts["failed"], "errors": counts["error"]}
     if with_skipped:
@@ -32,17 +34,17 @@ def _tally(rows: list[dict], with_skipped: bool = True) -> dict:
     out["n"] = n
     out["rate"] = round(counts["passed"] / n, 4) if n else None
     # the case is the unit: with repeats the interval is clustered by case (plain Wilson without)
-    out["ci95"] = clustered_interval(list(_case_counts((r.get("case_id"), r.get("outcome")) for r in rows).values()))
+    out["ci95"] = clustered_interval(list(_case_counts(rows).values()))
     return out
 
 
-def _case_counts(outcomes) -> dict[str, tuple[int, int]]:
-    """case id -> (passed, scored answers) from (case id, outcome) pairs."""
+def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
+    """case id -> (passed, scored answers)."""
     counts: dict[str, tuple[int, int]] = {}
-    for case_id, outcome in outcomes:
-        if outcome in ("passed", "failed"):
-            passed, n = counts.get(case_id, (0, 0))
-            counts[case_id] = (passed + (outcome == "passed"), n + 1)
+    for row in rows:
+        if row.outcome in ("passed", "failed"):
+            passed, n = counts.get(row.case_id, (0, 0))
+            counts[row.case_id] = (passed + (row.outcome == "passed"), n + 1)
     return counts
 
 
@@ -51,15 +53,15 @@ def _ks(k: int) -> list[int]:
     return sorted({1, k} | {2 ** i for i in range(1, k.bit_length()) if 2 ** i < k})
 
 
-def repeats_section(rows: list[dict]) -> dict | None:
+def repeats_section(rows: list[Row]) -> dict | None:
     """`models.<name>.repeats` when a case was answered more than once: per-case rates, pass@k and
     pass^k (unbiased, averaged over the cases with at least k answers, intervals over cases) and the
     flaky cases (some answers right, some wrong). None for a run of single answers."""
-    counts = _case_counts((r.get("case_id"), r.get("outcome")) for r in rows)
+    counts = _case_counts(rows)
     k_max = max((n for _, n in counts.values()), default=0)
     if k_max < 2:
         return None
-    category = {r.get("case_id"): r.get("category") for r in rows}
+    category = {r.case_id: r.category for r in rows}
 
     def estimate(estimator, k: int) -> dict:
         values = [estimator(n, passed, k) for passed, n in counts.values() if n >= k]
@@ -79,38 +81,39 @@ def repeats_section(rows: list[dict]) -> dict | None:
     }
 
 
-def _sum(rows: list[dict], section: str, key: str) -> int:
-    return sum((row.get(section) or {}).get(key) or 0 for row in rows)
+def _tokens(rows: list[Row], key: str) -> int:
+    return sum((row.tokens or {}).get(key) or 0 for row in rows)
 
 
-def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
-    by_model: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
-        by_model[row["model"]].append(row)
+def aggregate(rows, meta: dict | None = None) -> dict:
+    """report.json from rows (Row objects or their dicts)."""
+    by_model: dict[str, list[Row]] = defaultdict(list)
+    for row in latest_rows(rows):
+        by_model[row.model].append(row)
     models = {}
     for name in sorted(by_model):
         # suite order is not completion order under xdist: sort so the report does not depend on it
-        mrows = sorted(by_model[name], key=lambda r: (str(r.get("case_id")), r.get("repeat", 1)))
-        by_cat: dict[str, list[dict]] = defaultdict(list)
+        mrows = sorted(by_model[name], key=lambda r: (str(r.case_id), r.repeat))
+        by_cat: dict[str, list[Row]] = defaultdict(list)
         for row in mrows:
-            by_cat[row.get("category", "unknown")].append(row)
+            by_cat[row.category or "unknown"].append(row)
         order = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
         # speed items measure the endpoint, not the model's answers: apart from total and hard
-        scored = [r for r in mrows if r.get("category") != "speed"]
+        scored = [r for r in mrows if r.category != "speed"]
         models[name] = {
             "categories": {cat: _tally(by_cat[cat]) for cat in order},
-            "hard": _tally([r for r in scored if r.get("difficulty") == "hard"], with_skipped=False),
+            "hard": _tally([r for r in scored if r.difficulty == "hard"], with_skipped=False),
             "total": _tally(scored, with_skipped=False),
-            "skipped": sum(1 for r in mrows if r.get("outcome") == "skipped"),
+            "skipped": sum(1 for r in mrows if r.outcome == "skipped"),
             "tokens": {
-                "prompt": _sum(mrows, "tokens", "prompt"),
-                "completion": _sum(mrows, "tokens", "completion"),
-                "reasoning": _sum(mrows, "tokens", "reasoning"),
-                "estimated_rows": sum(1 for r in mrows if (r.get("tokens") or {}).get("estimated")),
+                "prompt": _tokens(mrows, "prompt"),
+                "completion": _tokens(mrows, "completion"),
+                "reasoning": _tokens(mrows, "reasoning"),
+                "estimated_rows": sum(1 for r in mrows if (r.tokens or {}).get("estimated")),
             },
-            "cost_usd": round(sum(r.get("cost_usd") or 0 for r in mrows), 6),
-            "failures": [_brief(r) for r in mrows if r.get("outcome") == "failed"],
-            "errors": [_brief(r) for r in mrows if r.get("outcome") == "error"],
+            "cost_usd": round(sum(r.cost_usd or 0 for r in mrows), 6),
+            "failures": [_brief(r) for r in mrows if r.outcome == "failed"],
+            "errors": [_brief(r) for r in mrows if r.outcome == "error"],
             "repeats": repeats_section(scored),
             "backend": backend_summary(mrows, (((meta or {}).get("models") or {}).get(name) or {}).get("local")),
             **speed_report(mrows, (meta or {}).get("slo")),
@@ -123,7 +126,7 @@ def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
     }
 
 
-def backend_summary(rows: list[dict], local: dict | None = None) -> dict:
+def backend_summary(rows: list[Row], local: dict | None = None) -> dict:
     """What served a model: each field's distinct values, from the rows (what the endpoint reported:
     served model id, system_fingerprint, `server` header) and, for a model the run launched, from its
     local meta (GGUF sha256 and quant, llama.cpp version). Fields never reported are left out."""
@@ -133,8 +136,8 @@ def backend_summary(rows: list[dict], local: dict | None = None) -> dict:
         if value not in (None, ""):
             seen.setdefault(key, set()).add(str(value))
 
-    reported = {(b.get("model") or row.get("served_model"), b.get("system_fingerprint"), b.get("server"))
-                for row in rows for b in (row.get("backend") or {},)}  # few distinct triples in many rows
+    reported = {(row.backend.get("model") or row.served_model, row.backend.get("system_fingerprint"),
+                 row.backend.get("server")) for row in rows}  # few distinct triples in many rows
     for served, fingerprint, server in reported:
         add("served_model", served)
         add("system_fingerprint", fingerprint)
@@ -156,9 +159,8 @@ def _backend_changes(models: dict) -> list[str]:
             for name, m in models.items() for key, values in (m.get("backend") or {}).items() if len(values) > 1]
 
 
-def _brief(row: dict) -> dict:
-    return {"case_id": row.get("case_id"), "category": row.get("category"), "repeat": row.get("repeat", 1),
-            "reason": row.get("reason", "")}
+def _brief(row: Row) -> dict:
+    return {"case_id": row.case_id, "category": row.category, "repeat": row.repeat, "reason": row.reason}
 
 
 def _cell(t: dict) -> str:
@@ -262,7 +264,7 @@ def render_terminal(report: dict, brief: bool = False) -> list[str]:
     return out
 
 
-def write_reports(run_dir: Path, rows: list[dict], meta: dict | None = None) -> dict:
+def write_reports(run_dir: Path, rows, meta: dict | None = None) -> dict:
     report = aggregate(rows, meta)
     run_dir = Path(run_dir)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
