@@ -19,8 +19,10 @@ whole bootstrap interval past it too.
 
 from __future__ import annotations
 
+import gc
 import json
 import statistics
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -96,7 +98,21 @@ def load_run(path: str | Path) -> RunData:
             meta = data if name == "meta.json" else data.get("meta") or {}
             break
     meta.setdefault("run_id", run_dir.resolve().name)
-    return RunData(as_rows(read_rows(rows_path)), meta, str(run_dir))
+    with gc_paused():
+        return RunData(as_rows(read_rows(rows_path)), meta, str(run_dir))
+
+
+@contextmanager
+def gc_paused():
+    """The cyclic garbage collector waits while tens of thousands of rows are built and compared: it would
+    scan them again and again (a third of the time), and they make no cycles to collect."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # -- one side: per-case results ----------------------------------------------------------------------
@@ -249,6 +265,11 @@ def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
 def compare_runs(base: RunData, new: RunData, *, base_model: str | None = None, new_model: str | None = None,
                  gate: GateSettings = GateSettings()) -> dict:
     """The comparison of `new` against `base` (see the module docstring), as a JSON-ready dict."""
+    with gc_paused():
+        return _compare(base, new, base_model, new_model, gate)
+
+
+def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str | None, gate: GateSettings) -> dict:
     only_new = new.models[0] if len(new.models) == 1 else None
     base_model = pick_model(base, base_model, new_model or only_new, "base", "--base-model")
     new_model = pick_model(new, new_model, base_model, "new", "--new-model")
