@@ -103,8 +103,10 @@ def gate(runs, new: str, capsys) -> tuple[int, dict]:
     return code, json.loads(capsys.readouterr().out)
 
 
-def test_the_baseline_is_all_right(runs):
+def test_the_baseline_is_all_right_and_records_its_backend(runs):
     report = json.loads((runs["base"] / "report.json").read_text())
+    backend = report["models"]["base"]["backend"]
+    assert backend == {"served_model": ["base"], "server": ["loopback/1 (tests)"]}  # the loopback sends no fingerprint
     assert report["models"]["base"]["total"] == {"passed": N_CASES, "failed": 0, "errors": 0, "n": N_CASES,
                                                  "rate": 1.0, "ci95": report["models"]["base"]["total"]["ci95"]}
 
