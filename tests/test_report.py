@@ -96,7 +96,9 @@ def test_repeats_give_pass_at_k_pass_hat_k_and_flaky_cases():
     # by hand: per-case pass@2 = 1 - C(n-c,2)/C(n,2): A 1, B 1 - 1/6, C 0, D (2 of 3 scored) 1
     assert at["1"]["value"] == round((1 + 0.5 + 0 + 2 / 3) / 4, 4)
     assert at["2"]["value"] == round((1 + 5 / 6 + 0 + 1) / 4, 4)
-    assert at["4"] == {"value": round(2 / 3, 4), "ci95": at["4"]["ci95"], "cases": 3}  # D has only 3 answers
+    # pass@4 over A, B, C (D has only 3 answers): 1, 1, 0; mean 2/3, sd sqrt(1/3), half-width
+    # 1.96 * sqrt(1/3) / sqrt(3) = 0.6533, the upper end clipped at 1
+    assert at["4"] == {"value": round(2 / 3, 4), "ci95": [0.0133, 1.0], "cases": 3}
     # pass^2 = C(c,2)/C(n,2): A 1, B 1/6, C 0, D 1/3
     assert hat["2"]["value"] == round((1 + 1 / 6 + 0 + 1 / 3) / 4, 4)
     assert hat["4"]["value"] == round(1 / 3, 4)
