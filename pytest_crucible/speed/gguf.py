@@ -196,12 +196,10 @@ def gguf_sha256(path: str | os.PathLike) -> str:
         known = {}
     if isinstance(known, dict) and isinstance(known.get(key), str):
         return known[key]
-    digest = hashlib.sha256()
     with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 22):
-            digest.update(chunk)
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
     known = known if isinstance(known, dict) else {}
-    known[key] = digest.hexdigest()
+    known[key] = digest
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
