@@ -160,8 +160,11 @@ def render_terminal(report: dict) -> list[str]:
 
 
 def write_reports(run_dir: Path, rows: list[dict], meta: dict | None = None) -> dict:
+    """report.json, report.md and report.html in `run_dir`; returns the report."""
+    from .report_html import HTML_FILE, render_html  # matplotlib: loaded only when a report is written
     report = aggregate(rows, meta)
     run_dir = Path(run_dir)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
+    (run_dir / HTML_FILE).write_text(render_html(report, rows), encoding="utf-8")
     return report
