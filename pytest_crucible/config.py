@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConfigError
+from .profiles import BUILTIN_PROFILES, check_profile
 from .yamlio import LineDict, load_yaml
 
 CONFIG_ENV = "CRUCIBLE_CONFIG"
@@ -20,14 +21,7 @@ SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-
 _PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries"}
 _MODEL_FIELDS = {"name", "provider", "model_id", "context_length", "price", "thinking", "params", "tags",
                  "launch", "model_guard", "max_tokens"}
-_PROFILE_FIELDS = {"categories", "difficulties", "tags", "ids", "max_per_category"}
 
-BUILTIN_PROFILES: dict[str, dict] = {
-    "full": {},
-    "smoke": {"tags": ["smoke"]},
-    "quick": {"max_per_category": 3},
-    "hard": {"difficulties": ["hard"]},
-}
 
 
 @dataclass(frozen=True)
@@ -321,28 +315,15 @@ def _with_builtins(models: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
 def _parse_profiles(raw, top, file) -> dict[str, dict]:
     if not isinstance(raw, dict):
         raise ConfigError("profiles must be a mapping NAME: {categories, difficulties, tags, ids, "
-                          "max_per_category}", file=file, line=_line(top, "profiles"), field="profiles")
+                          "max_per_category, per_difficulty, max_context}", file=file,
+                          line=_line(top, "profiles"), field="profiles")
     out = {}
     for name, spec in raw.items():
-        if not isinstance(spec, dict) or set(spec) - _PROFILE_FIELDS:
-            bad = sorted(set(spec) - _PROFILE_FIELDS)[0] if isinstance(spec, dict) else None
-            raise ConfigError(f"a profile holds only {', '.join(sorted(_PROFILE_FIELDS))}", file=file,
-                              line=_line(spec, bad, _line(raw, name)), field=f"profiles.{name}")
+        for fld, message in check_profile(spec):
+            raise ConfigError(message, file=file, line=_line(spec, fld, _line(raw, name)) if fld else _line(raw, name),
+                              field=f"profiles.{name}" + (f".{fld}" if fld else ""))
         out[str(name)] = dict(spec)
     return out
-
-
-def profile_selects(profile: dict, case) -> bool:
-    """Whether a case belongs to a profile (max_per_category is applied by the caller, in suite order)."""
-    if profile.get("categories") and case.category not in profile["categories"]:
-        return False
-    if profile.get("difficulties") and case.difficulty not in profile["difficulties"]:
-        return False
-    if profile.get("tags") and not set(profile["tags"]) & set(case.tags):
-        return False
-    if profile.get("ids") and case.id not in profile["ids"]:
-        return False
-    return True
 
 
 INIT_TEMPLATE = """\

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import __version__
 from .case import DEFAULT_SEED, Case
-from .config import Config, ModelSpec, find_config_path, load_config, profile_selects
+from .config import Config, ModelSpec, find_config_path, load_config
 from .report import render_terminal, write_reports
 from .store import RunStore, new_run_id
 
@@ -50,15 +50,8 @@ class RunSession:
 
     def select(self, cases: list[Case]) -> tuple[list[Case], list[Case]]:
         """Split cases into (selected, deselected) by the profile, keeping suite order."""
-        keep, drop, per_cat = [], [], {}
-        limit = self.profile.get("max_per_category")
-        for case in cases:
-            ok = profile_selects(self.profile, case)
-            if ok and limit is not None:
-                per_cat[case.category] = per_cat.get(case.category, 0) + 1
-                ok = per_cat[case.category] <= limit
-            (keep if ok else drop).append(case)
-        return keep, drop
+        from .profiles import select
+        return select(cases, self.profile)
 
     # -- execution --------------------------------------------------------------------------------
     def client_for(self, model: ModelSpec, base_url: str | None = None, api_key: str | None = None):

@@ -215,8 +215,31 @@ def test_other_comparisons_name_the_assert(sandbox):
                            "    assert abs(candidate([1, 2]) - 1.5) < 1e-9, 'halfway'\n"
                            "    assert candidate([2, 4]) in (3, 3.0)\n")
     result = grade(case, reply("def median(xs):\n    return xs[0]\n"), sandbox)
-    assert result.reason == "AssertionError in test 2: abs(candidate([1, 2]) - 1.5) < 1e-9 is false (0.5 < 1e-09)"
+    assert result.reason == ("AssertionError in test 2: abs(candidate([1, 2]) - 1.5) < 1e-9 is false (0.5 < 1e-09) "
+                             "(halfway)")
     assert result.details["message"] == "halfway" and result.details["test"] == 2
+
+
+def test_assert_sources_are_the_text_of_each_assert():
+    import ast
+    tests = ("x = 'é'\r\nassert median(['ü',\r\n    2]) == [\n 1]\n"
+             "def test_a():\n    assert  median([1])   != 'ß' * 3, 'msg'\n")
+    prepared = testrun.prepare_tests(tests, entry_point="median")
+    tree = ast.parse(tests)
+    want = [" ".join(ast.get_source_segment(tests, n.test).split()) for n in ast.walk(tree) if isinstance(n, ast.Assert)]
+    assert [site.source for site in prepared.sites] == want == ["median(['ü', 2]) == [ 1]", "median([1]) != 'ß' * 3"]
+
+
+@needs_bwrap
+def test_an_equality_assert_with_a_message_names_the_step_that_failed(sandbox):
+    tests = ("def test_script():\n    for step, (xs, want) in enumerate([([1], 1), ([1, 3], 2), ([4, 2, 9], 4)]):\n"
+             "        assert median(xs) == want, f'step {step}: median({xs})'\n")
+    result = grade(make_case(tests=tests), reply("def median(xs):\n    return xs[len(xs) // 2]\n"), sandbox)
+    assert result.reason == "AssertionError in test 1: expected 2, got 3 (step 1: median([1, 3]))"
+    assert result.details["message"] == "step 1: median([1, 3])"
+    long_note = make_case(tests="assert median([1, 3]) == 2, 'x' * 500\n")
+    result = grade(long_note, reply("def median(xs):\n    return xs[-1]\n"), sandbox)
+    assert result.reason == "AssertionError in test 1: expected 2, got 3 (" + "x" * 197 + "...)"
 
 
 @needs_bwrap
