@@ -38,6 +38,28 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _cmd_gui(args) -> int:
+    from urllib.parse import quote
+    from .runs import is_run_dir
+    try:
+        from .gui import serve
+    except ImportError as exc:
+        print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
+              file=sys.stderr)
+        return 2
+    path, start = Path(args.dir), "/"
+    if is_run_dir(path):  # a run folder (or `latest`): serve the results folder, open at this run
+        path = path.resolve()
+        path, start = path.parent, f"/runs/{quote(path.name)}"
+    elif not path.is_dir():
+        print(f"{path}: no such folder; give a results folder (default crucible-results) or a run folder",
+              file=sys.stderr)
+        return 1
+    serve(path, host=args.host, port=args.port, token=args.token, start_path=start,
+          announce=lambda line: print(line, flush=True))
+    return 0
+
+
 def _load(args):
     from .case import load_cases
     paths = [Path(p) for p in args.paths] or None
@@ -206,9 +228,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.set_defaults(func=_cmd_init)
 
-    p = sub.add_parser("report", help="rebuild report.json and report.md from a run's rows.jsonl")
+    p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("gui", help="a read-only web view of the results: runs, reports, a live view of a run in "
+                       "progress, two runs compared (needs the gui extra)")
+    p.add_argument("dir", nargs="?", default="crucible-results", help="results folder, or one run's folder "
+                   "(default crucible-results)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; any other address "
+                   "requires a token)")
+    p.add_argument("--port", type=int, default=8777, help="port (default 8777)")
+    p.add_argument("--token", help="the token to require (default: $CRUCIBLE_GUI_TOKEN, else one is generated "
+                   "when bound off loopback)")
+    p.set_defaults(func=_cmd_gui)
 
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")

@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -143,7 +144,6 @@ def _page(name: str, status: int = 200, **context) -> HTMLResponse:
 def _run_or_404(request: Request) -> Path:
     run_dir = runs.find_run(request.app.state.results_dir, request.path_params["run_id"])
     if run_dir is None:
-        from starlette.exceptions import HTTPException
         raise HTTPException(404, f"no run {request.path_params['run_id']!r} in {request.app.state.results_dir}")
     return run_dir
 
@@ -210,14 +210,15 @@ async def run_events(request: Request) -> StreamingResponse:
         offset, quiet = start, 0.0
         yield "retry: 2000\n\n"
         while True:
-            rows, offset = await run_in_threadpool(runs.read_new_rows, rows_path, offset)
-            for row in rows:
+            # the state before the read: a run that had ended by then has all its rows in this read
+            state = runs.run_state(run_dir, runs.run_meta(run_dir))
+            rows = await run_in_threadpool(runs.read_new_rows, rows_path, offset)
+            for offset, row in rows:
                 yield f"id: {offset}\nevent: row\ndata: {json.dumps(live_fields(row), default=str)}\n\n"
             if rows:
                 quiet = 0.0
                 continue  # more may be waiting: read again before sleeping
-            if runs.run_state(run_dir, runs.run_meta(run_dir)) != "running":
-                state = runs.run_state(run_dir, runs.run_meta(run_dir))
+            if state != "running":
                 yield f"event: finished\ndata: {json.dumps({'state': state})}\n\n"
                 return
             await asyncio.sleep(POLL_S)
@@ -229,8 +230,62 @@ async def run_events(request: Request) -> StreamingResponse:
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
 
+def _pick(models: list[str], wanted: str | None, fallback: str | None, side: str) -> str:
+    """The model of one side: the one named, the run's only one, or the other side's if this run has it."""
+    if wanted:
+        if wanted not in models:
+            raise ValueError(f"the {side} run has no model {wanted!r} (it has {', '.join(models)})")
+        return wanted
+    if len(models) == 1:
+        return models[0]
+    if fallback in models:
+        return fallback
+    raise ValueError(f"the {side} run has {len(models)} models ({', '.join(models)}): name the {side} model")
+
+
+def compare_run_dirs(base_dir: Path, new_dir: Path, base_model: str | None, new_model: str | None) -> dict:
+    """Two runs paired by case: both rates per group and the flipped cases, in the shape of
+    `crucible compare --json` (issue 12), which replaces this once it lands."""
+    def by_case(run_dir: Path, model: str) -> dict[str, dict]:
+        return {r["case_id"]: r for r in read_rows(run_dir) if r.get("model") == model
+                and r.get("outcome") in ("passed", "failed")}
+
+    def models(run_dir: Path) -> list[str]:
+        return sorted({str(r.get("model")) for r in read_rows(run_dir)})
+
+    base_models, new_models = models(base_dir), models(new_dir)
+    only_new = new_models[0] if len(new_models) == 1 else None
+    base_model = _pick(base_models, base_model, new_model or only_new, "base")
+    new_model = _pick(new_models, new_model, base_model, "new")
+    base, new = by_case(base_dir, base_model), by_case(new_dir, new_model)
+    pairs = [(base[c], new[c]) for c in sorted(set(base) & set(new))]
+
+    def group(chosen) -> dict:
+        n = len(chosen)
+        worse = sum(1 for b, x in chosen if b["outcome"] == "passed" and x["outcome"] == "failed")
+        better = sum(1 for b, x in chosen if b["outcome"] == "failed" and x["outcome"] == "passed")
+        rate = (lambda side: round(sum(p[side]["outcome"] == "passed" for p in chosen) / n, 4) if n else None)
+        return {"n": n, "base_rate": rate(0), "new_rate": rate(1), "diff": round((better - worse) / n, 4) if n else None,
+                "ci95": None, "p_value": None, "worse": worse, "better": better}
+
+    def flip(b: dict, x: dict) -> dict:
+        side = (lambda r: {"rate": 1.0 if r["outcome"] == "passed" else 0.0, "passed": int(r["outcome"] == "passed"),
+                           "n": 1, "reason": r.get("reason") or ""})
+        return {"case_id": x["case_id"], "category": x.get("category"), "difficulty": x.get("difficulty"),
+                "base": side(b), "new": side(x)}
+
+    scored = [p for p in pairs if p[1].get("category") != "speed"]
+    cats = sorted({p[1].get("category") for p in pairs})
+    return {"base": {"run_id": base_dir.name, "model": base_model}, "new": {"run_id": new_dir.name, "model": new_model},
+            "paired": len(pairs), "total": group(scored),
+            "hard": group([p for p in scored if p[1].get("difficulty") == "hard"]),
+            "categories": {c: group([p for p in pairs if p[1].get("category") == c]) for c in cats},
+            "flips": {"pass_to_fail": [flip(b, x) for b, x in pairs if b["outcome"] == "passed" and x["outcome"] == "failed"],
+                      "fail_to_pass": [flip(b, x) for b, x in pairs if b["outcome"] == "failed" and x["outcome"] == "passed"]},
+            "speed": {}}
+
+
 async def compare_page(request: Request) -> HTMLResponse:
-    from .comparison import compare_run_dirs
     results_dir = request.app.state.results_dir
     found = await run_in_threadpool(runs.list_runs, results_dir)
     params = request.query_params

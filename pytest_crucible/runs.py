@@ -140,9 +140,10 @@ def find_run(results_dir: Path, run_id: str) -> Path | None:
     return path if path.is_dir() and not path.is_symlink() and is_run_dir(path) else None
 
 
-def read_new_rows(path: Path, offset: int, max_bytes: int = 1 << 20) -> tuple[list[dict], int]:
-    """Rows appended to a rows.jsonl since byte `offset`, and the offset after the last whole line.
-    A line still being written is left for the next call; a torn line (a crash) is skipped."""
+def read_new_rows(path: Path, offset: int, max_bytes: int = 1 << 20) -> list[tuple[int, dict]]:
+    """Rows appended to a rows.jsonl since byte `offset`, each with the offset just past its line (where
+    the next read starts). A line still being written is left for the next call; a torn line (a crash)
+    is skipped."""
     try:
         with open(path, "rb") as fh:
             fh.seek(offset)
@@ -153,14 +154,13 @@ def read_new_rows(path: Path, offset: int, max_bytes: int = 1 << 20) -> tuple[li
                     break
                 data += more
     except FileNotFoundError:
-        return [], offset
-    end = data.rfind(b"\n")
-    if end < 0:
-        return [], offset
-    rows = []
-    for line in data[:end].split(b"\n"):
+        return []
+    out = []
+    start = 0
+    while (end := data.find(b"\n", start)) >= 0:
         try:
-            rows.append(json.loads(line))
+            out.append((offset + end + 1, json.loads(data[start:end])))
         except (json.JSONDecodeError, UnicodeDecodeError):
-            continue
-    return rows, offset + end + 1
+            pass
+        start = end + 1
+    return out
