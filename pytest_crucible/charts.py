@@ -71,7 +71,8 @@ def _svg(fig: Figure) -> str:
 
 def _rate_panel(ax, names: list[str], tallies: list[dict | None], colours: dict[str, str], title: str,
                 labels: bool = True, compact: bool = False) -> None:
-    """Dot and 95% Wilson whisker per model; the count beside it; models without graded items say so.
+    """Dot and 95% Wilson whisker per model, the count beside it unless `compact`; models without graded
+    items say so.
     One collection each for dots and whiskers: drawing cost does not grow with the models."""
     ys = list(range(len(names)))[::-1]
     shown = [(y, name, t) for y, name, t in zip(ys, names, tallies) if t and t.get("rate") is not None]
@@ -83,7 +84,7 @@ def _rate_panel(ax, names: list[str], tallies: list[dict | None], colours: dict[
                   colors=[colours[n] for _, n, _ in shown], linewidth=1.6)
         ax.scatter([t["rate"] for _, _, t in shown], [y for y, _, _ in shown], s=18,
                    c=[colours[n] for _, n, _ in shown], zorder=3)
-    for y, _, t in shown:
+    for y, _, t in shown if not compact else ():  # small panels: the summary table has the numbers
         lo, hi = t["ci95"]
         right = 1 - hi >= lo  # beside the whisker, on the side with more room
         ax.text(hi + 0.02 if right else lo - 0.02, y, f"{t['rate']:.0%} ({t['passed']}/{t['n']})", va="center",
@@ -119,7 +120,7 @@ def category_chart(models: dict, categories: list[str], colours: dict[str, str])
     rows = math.ceil(len(categories) / cols)
     with _figure(10, rows * (0.8 + ROW_INCH * len(names))) as fig:
         axes = fig.subplots(rows, cols, squeeze=False)
-        _place(fig, left=_label_inches(names), bottom=0.35, wspace=0.12, rows=rows, row_gap=0.45)
+        _place(fig, left=_label_inches(names), bottom=0.35, wspace=0.22, rows=rows, row_gap=0.45)
         for i, ax in enumerate(axes.flat):
             if i >= len(categories):
                 ax.set_visible(False)

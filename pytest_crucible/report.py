@@ -19,6 +19,7 @@ from .speed.summary import speed_report
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 SCHEMA_VERSION = 1
+HTML_FILE = "report.html"
 
 
 def wilson_interval(passed: int, n: int, z: float = 1.96) -> list[float] | None:
@@ -144,24 +145,54 @@ def _local_summaries(meta: dict) -> list[tuple[str, str]]:
     return out
 
 
-def render_terminal(report: dict) -> list[str]:
+BAR_WIDTH = 20
+
+
+def text_bar(rate: float | None, width: int = BAR_WIDTH, glyphs: str = "█░") -> str:
+    """A pass rate as a bar of `width` cells (`glyphs`: filled, empty); blank without a rate."""
+    if rate is None:
+        return " " * width
+    filled = round(rate * width)
+    return glyphs[0] * filled + glyphs[1] * (width - filled)
+
+
+def _interval(t: dict) -> str:
+    return f" [{t['ci95'][0]:.0%}-{t['ci95'][1]:.0%}]" if t.get("ci95") else ""
+
+
+def render_terminal(report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+    """The end-of-run summary: a card per model (total and hard with their 95% intervals, a bar per
+    category, TTFT / decode, cost, errors), then the speed block. pytest -q leaves out the speed block,
+    -qq prints one line per model."""
     out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
     if (report.get("meta") or {}).get("unsandboxed"):
         out.append("WARNING: code cases ran unsandboxed (--allow-unsandboxed)")
     for name, m in report["models"].items():
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
-        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}), hard {_cell(hard)}, "
+        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_cell(hard)}, "
                    f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}")
+        if verbosity < -1:
+            continue
         for cat, t in m["categories"].items():
-            out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else ""))
-        out += speed_terminal(name, m)
+            if cat == "speed":
+                continue  # the speed items' verdicts: the speed block below says more
+            line = f"  {cat:<10} {text_bar(t['rate'], glyphs=glyphs)} {_cell(t)}"
+            out.append(line + (f", {t['skipped']} skipped" if t["skipped"] else ""))
+        timings = m.get("timings")
+        if timings:
+            ttft, decode = timings.get("ttft_s"), timings.get("decode_tps")
+            out.append(f"  {'latency':<10} TTFT {f'{ttft:.3f} s' if ttft is not None else '-'}, decode "
+                       f"{f'{decode:.1f} tok/s' if decode is not None else '-'} (medians of {timings['n']} graded "
+                       "requests)")
+        if verbosity >= 0:
+            out += speed_terminal(name, m)
     return out
 
 
 def write_reports(run_dir: Path, rows: list[dict], meta: dict | None = None) -> dict:
     """report.json, report.md and report.html in `run_dir`; returns the report."""
-    from .report_html import HTML_FILE, render_html  # matplotlib: loaded only when a report is written
+    from .report_html import render_html  # matplotlib: loaded only when a report is written
     report = aggregate(rows, meta)
     run_dir = Path(run_dir)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

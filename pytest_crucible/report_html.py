@@ -17,7 +17,6 @@ from markupsafe import Markup
 from . import charts
 from .case import CATEGORIES
 
-HTML_FILE = "report.html"
 EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
 EXCERPT_MIN, EXCERPT_MAX = 300, 4000  # per row, whatever the budget says
 # The page loads nothing: a browser that honours the policy blocks any fetch a future edit might add.

@@ -9,7 +9,7 @@ from pathlib import Path
 from . import __version__
 from .case import DEFAULT_SEED, Case
 from .config import Config, ModelSpec, find_config_path, load_config
-from .report import render_terminal, write_reports
+from .report import HTML_FILE, render_terminal, write_reports
 from .store import RunStore, new_run_id
 
 
@@ -109,8 +109,8 @@ class RunSession:
             self.report = write_reports(self.store.run_dir, self.rows, self.meta())
         return self.report
 
-    def summary_lines(self, report: dict) -> list[str]:
-        lines = render_terminal(report)
+    def summary_lines(self, report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+        lines = render_terminal(report, verbosity, glyphs)
         if self.store:
-            lines.append(f"results: {self.store.run_dir} (rows.jsonl, report.json, report.md)")
+            lines.append(f"report: {self.store.run_dir / HTML_FILE} (beside it: report.json, report.md, rows.jsonl)")
         return lines
