@@ -105,7 +105,7 @@ def rates_chart(models: dict, colours: dict[str, str]) -> str | None:
         return None
     with _figure(9, 1.0 + ROW_INCH * len(names)) as fig:
         left, right = fig.subplots(1, 2)  # not sharey: the right panel's blank labels would blank both
-        _place(fig, left=_label_inches(names), bottom=0.35, wspace=0.08)
+        _place(fig, left=_label_inches(names), bottom=0.35, wspace=0.14)
         _rate_panel(left, names, [models[n]["total"] for n in names], colours, "All scored categories")
         _rate_panel(right, names, [models[n]["hard"] for n in names], colours, "Hard tier", labels=False)
         return _svg(fig)

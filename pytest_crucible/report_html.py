@@ -3,7 +3,7 @@
 Built from report.json's mapping (`report.aggregate`) and the rows it came from: the summary table, the
 charts (`charts.py`), the failures and errors with an excerpt of each reply, and the run's meta. The
 replies are cut to fit EXCERPT_BUDGET characters in all, so the page stays small at 10 models x 1,000
-cases; rows.jsonl keeps every reply whole.
+cases (10,000 failures still fit); rows.jsonl keeps every reply whole.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from . import charts
 from .case import CATEGORIES
 
 EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
-EXCERPT_MIN, EXCERPT_MAX = 300, 4000  # per row, whatever the budget says
+EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
 # The page loads nothing: a browser that honours the policy blocks any fetch a future edit might add.
 PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
@@ -34,15 +34,14 @@ def _as_dict(row) -> dict:
 
 
 def excerpt(text: str, limit: int, keep: str = "both") -> str:
-    """`text` cut to about `limit` characters: head and tail (`both`) or the tail alone (`tail`), with a
-    note saying how much was left out."""
+    """`text` cut to about `limit` characters with a note of how many were left out: the tail alone
+    (`tail`), or a third from the head and the rest from the tail (`both`; a final answer is at the end)."""
     if not text or len(text) <= limit:
         return text or ""
-    cut = len(text) - limit
-    note = f"[... {cut:,} characters left out; rows.jsonl has the whole text ...]"
+    note = f"[... {len(text) - limit:,} characters cut ...]"
     if keep == "tail":
         return f"{note}\n{text[-limit:]}"
-    head = limit * 2 // 3
+    head = limit // 3
     return f"{text[:head]}\n{note}\n{text[len(text) - (limit - head):]}"
 
 
@@ -50,6 +49,10 @@ def _answer_text(answer) -> str:
     if answer is None:
         return ""
     return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False, default=str)
+
+
+PROBLEM_FIELDS = ("model", "category", "difficulty", "case", "repeat", "outcome", "reason", "answer", "reply",
+                  "reply_chars", "reasoning", "reasoning_chars", "tool_calls", "turns")
 
 
 def problem_rows(rows: list[dict]) -> list[dict]:
@@ -65,12 +68,17 @@ def problem_rows(rows: list[dict]) -> list[dict]:
         out.append({
             "model": r.get("model"), "category": r.get("category"), "difficulty": r.get("difficulty"),
             "case": r.get("case_id"), "repeat": r.get("repeat", 1), "outcome": r.get("outcome"),
-            "reason": r.get("reason") or "", "answer": excerpt(_answer_text(r.get("answer")), 200),
+            "reason": excerpt(r.get("reason") or "", 500), "answer": excerpt(_answer_text(r.get("answer")), 200),
             "reply": excerpt(reply, reply_share), "reply_chars": len(reply),
             "reasoning": excerpt(reasoning, per_row - reply_share, keep="tail"), "reasoning_chars": len(reasoning),
             "tool_calls": excerpt(calls, per_row // 3), "turns": len(r.get("turns") or []),
         })
     return out
+
+
+def problems_table(problems: list[dict]) -> dict:
+    """The rows as {fields, rows} (lists, not mappings: the field names once, not once per row)."""
+    return {"fields": PROBLEM_FIELDS, "rows": [[p[f] for f in PROBLEM_FIELDS] for p in problems]}
 
 
 def timing_samples(rows: list[dict]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
@@ -181,6 +189,6 @@ def render_html(report: dict, rows, links: list[tuple[str, str]] | None = None) 
     return templates().get_template("report.html").render(
         report=report, meta=report.get("meta") or {}, table=table, categories=categories,
         charts={k: Markup(v) for k, v in svg.items() if v}, meta_items=_meta_items(report),
-        model_meta=_model_meta(report, rows), problems=_json_for_script(problems),
+        model_meta=_model_meta(report, rows), problems=_json_for_script(problems_table(problems)),
         problem_count=len(problems), policy=PAGE_POLICY, links=links or [],
         title=f"pytest-crucible report {(report.get('meta') or {}).get('run_id', '')}".strip())

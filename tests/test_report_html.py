@@ -41,7 +41,8 @@ def page_of(rows=ROWS, meta=META) -> str:
 
 def embedded_problems(html: str) -> list[dict]:
     blob = re.search(r'<script type="application/json" id="crucible-problems">(.*?)</script>', html, re.S).group(1)
-    return json.loads(blob)
+    table = json.loads(blob)
+    return [dict(zip(table["fields"], r)) for r in table["rows"]]
 
 
 def test_the_page_shows_rates_failures_and_meta():
@@ -84,17 +85,17 @@ def test_long_replies_are_cut_to_the_budget_keeping_both_ends():
     first = problems[0]
     assert first["reply_chars"] == len(reply) and first["reasoning_chars"] == 300_005
     assert first["reply"].startswith("step step") and first["reply"].endswith("Answer: 17")
-    assert "characters left out; rows.jsonl has the whole text" in first["reply"]
+    assert re.search(r"\[\.\.\. [\d,]+ characters cut \.\.\.\]", first["reply"])
     assert first["reasoning"].endswith("so 17")  # the end of the reasoning, where it decided
-    assert len(first["reply"]) + len(first["reasoning"]) <= report_html.EXCERPT_MAX + 2 * 100  # + a note each
+    assert len(first["reply"]) + len(first["reasoning"]) <= report_html.EXCERPT_MAX + 2 * 50  # + a note each
 
 
 def test_excerpt_budget_shrinks_per_row_as_rows_grow():
     many = [row("a", f"M{i:04d}", "math", "easy", "failed", "wrong", answer_text="x" * 5000) for i in range(2000)]
     problems = embedded_problems(page_of(many, {}))
     per_row = max(report_html.EXCERPT_MIN, report_html.EXCERPT_BUDGET // 2000)
-    assert all(len(p["reply"]) <= per_row + 100 for p in problems)
-    assert sum(len(p["reply"]) for p in problems) <= report_html.EXCERPT_BUDGET + 2000 * 100
+    assert all(len(p["reply"]) <= per_row + 50 for p in problems)
+    assert sum(len(p["reply"]) for p in problems) <= report_html.EXCERPT_BUDGET + 2000 * 50
 
 
 def test_same_report_same_page():
