@@ -119,19 +119,21 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
                             line=getattr(raw, "line_of", lambda k: None)("cases"), field="cases")
         unknown_defaults = set(defaults) - {"category", "difficulty", "tags", "params", "max_tokens",
                                             "system", "timeout_s"}
+        first_line = None  # every YAML case has its own line
         if unknown_defaults:
             key = sorted(unknown_defaults)[0]
             raise CaseError(f"unknown file-level key; allowed: category, difficulty, tags, params, "
                             f"max_tokens, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
     else:
-        entries, defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
-    cases = [build_case(entry, path, defaults) for entry in entries]
+        (entries, first_line), defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
+    cases = [build_case(entry, path, defaults, default_line=first_line) for entry in entries]
     check_unique_ids(cases)
     return cases
 
 
-def _load_python_entries(path: Path, seed: int) -> list:
+def _load_python_entries(path: Path, seed: int) -> tuple[list, int | None]:
+    """The file's case mappings, and the line that made them (a generated case points at its generator)."""
     module_name = f"_crucible_cases_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
@@ -153,12 +155,13 @@ def _load_python_entries(path: Path, seed: int) -> list:
         except Exception as exc:  # a family's generator broke: say where, not a traceback
             raise CaseError(f"cases({seed}) raised {type(exc).__name__}: {exc}", file=str(path),
                             line=_line_in(exc, path)) from None
+        line = getattr(getattr(module.cases, "__code__", None), "co_firstlineno", None)
     elif hasattr(module, "CASES"):
-        entries = module.CASES
+        entries, line = module.CASES, None
     else:
         raise CaseError("a Python case file defines CASES (a list of case mappings) or a function "
                         "cases() returning one", file=str(path))
-    return list(entries)
+    return list(entries), line
 
 
 def _line_in(exc: BaseException, path: Path) -> int | None:
@@ -171,12 +174,13 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
     return line
 
 
-def build_case(entry: Any, path: Path, defaults: dict | None = None) -> Case:
-    """Validate one raw mapping (from YAML or Python) into a Case."""
+def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_line: int | None = None) -> Case:
+    """Validate one raw mapping (from YAML or Python) into a Case; `default_line` is where a mapping
+    without a line of its own (a generated one) was made."""
     if isinstance(entry, Case):
         return entry
     file = str(path)
-    line = getattr(entry, "line", None) or None
+    line = getattr(entry, "line", None) or default_line
     if not isinstance(entry, dict):
         raise CaseError(f"each case is a mapping with id, prompt and grader; got {type(entry).__name__}",
                         file=file, line=line)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 from .errors import CrucibleError
+from .options import SETTINGS
 
 
 def _cmd_init(args) -> int:
@@ -19,21 +19,19 @@ def _cmd_init(args) -> int:
         return 1
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(INIT_TEMPLATE, encoding="utf-8")
-    print(f"wrote {path}; edit it, then run: pytest --models my-model")
+    print(f"wrote {path}; edit it, then run: pytest --models=my-model")
     return 0
 
 
 def _cmd_report(args) -> int:
     from .report import render_markdown, write_reports
-    from .store import read_rows
+    from .store import read_rows, run_meta
     run_dir = Path(args.run_dir)
     if not (run_dir / "rows.jsonl").is_file():
         print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
               file=sys.stderr)
         return 1
-    old = run_dir / "report.json"
-    meta = json.loads(old.read_text()).get("meta", {}) if old.is_file() else {"run_id": run_dir.resolve().name}
-    report = write_reports(run_dir, read_rows(run_dir), meta)
+    report = write_reports(run_dir, read_rows(run_dir), run_meta(run_dir))
     print(render_markdown(report))
     return 0
 
@@ -47,7 +45,7 @@ def _cmd_gui(args) -> int:
         print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
               file=sys.stderr)
         return 2
-    path, start = Path(args.dir), "/"
+    path, start = Path(SETTINGS["out"].resolve(args.dir)), "/"
     if is_run_dir(path):  # a run folder (or `latest`): serve the results folder, open at this run
         path = path.resolve()
         path, start = path.parent, f"/runs/{quote(path.name)}"
@@ -55,29 +53,56 @@ def _cmd_gui(args) -> int:
         print(f"{path}: no such folder; give a results folder (default crucible-results) or a run folder",
               file=sys.stderr)
         return 1
-    serve(path, host=args.host, port=args.port, token=args.token, start_path=start,
-          announce=lambda line: print(line, flush=True))
+    serve(path, host=_setting(args, "gui_host"), port=_setting(args, "gui_port"), token=_setting(args, "gui_token"),
+          start_path=start, announce=lambda line: print(line, flush=True))
     return 0
+
+
+def _setting(args, name: str):
+    """A shared setting (options.py): this command's flag, else $CRUCIBLE_NAME, else the default."""
+    setting = SETTINGS[name]
+    return setting.resolve(getattr(args, setting.dest))
 
 
 def _load(args):
     from .case import load_cases
     paths = [Path(p) for p in args.paths] or None
-    cases = load_cases(paths, seed=args.seed)
-    if getattr(args, "categories", None):
-        wanted = set(args.categories.split(","))
+    cases = load_cases(paths, seed=_setting(args, "seed"))
+    categories = _setting(args, "categories")
+    if categories:
+        wanted = set(categories.split(","))
         cases = [c for c in cases if c.category in wanted]
     return cases
 
 
 def _cmd_cases_list(args) -> int:
+    from .case import DIFFICULTIES
+    from .profiles import select
     cases = _load(args)
+    profiles = _config_for(args).profiles
+    name = _setting(args, "profile")
+    if name:
+        if name not in profiles:
+            print(f"unknown profile {name!r}; known: {', '.join(sorted(profiles))}", file=sys.stderr)
+            return 2
+        cases = select(cases, profiles[name])[0]
     for case in cases:
         print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader['type']:<10} "
               f"{case.file}:{case.line}")
-    counts = Counter(c.category for c in cases)
-    hard = sum(c.hard for c in cases)
-    print(f"{len(cases)} cases ({hard} hard): " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    categories = sorted({c.category for c in cases})
+    print(f"\n{'':<10}" + "".join(f"{d:>8}" for d in DIFFICULTIES) + f"{'total':>8}")
+    for category in categories:
+        tiers = Counter(c.difficulty for c in cases if c.category == category)
+        print(f"{category:<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{sum(tiers.values()):>8}")
+    tiers = Counter(c.difficulty for c in cases)
+    print(f"{'all':<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{len(cases):>8}")
+    if not name:
+        print("\nprofiles (--crucible-profile NAME): cases selected")
+        for profile, spec in profiles.items():
+            chosen = select(cases, spec)[0]
+            per = Counter(c.category for c in chosen)
+            print(f"  {profile:<10} {len(chosen):>4} ({sum(c.hard for c in chosen)} hard): "
+                  + ", ".join(f"{k} {per[k]}" for k in categories if per[k]))
     return 0
 
 
@@ -90,13 +115,16 @@ def _cmd_cases_verify(args) -> int:
             print(f"\r[{done}/{total}] {case_id:<40}", end="" if sys.stderr.isatty() else "\n",
                   file=sys.stderr, flush=True)
 
-    report = verify.verify_paths(paths, categories=args.categories.split(",") if args.categories else None,
-                                 imports=args.imports or [], progress=progress, seed=args.seed,
-                                 allow_unsandboxed=args.allow_unsandboxed)
+    categories = _setting(args, "categories")
+    report = verify.verify_paths(paths, categories=categories.split(",") if categories else None,
+                                 imports=_setting(args, "import") or [], progress=progress,
+                                 seed=_setting(args, "seed"), allow_unsandboxed=_setting(args, "allow_unsandboxed"))
     if sys.stderr.isatty():
         print(file=sys.stderr)
     for problem in report.problems:
         print(f"{problem.file}:{problem.line}: {problem.case_id}: {problem.message}")
+    for rejected in report.rejected:  # within the share of possible answers a grader may refuse
+        print(f"rejected possible answer: {rejected}")
     print(report.summary())
     return 1 if report.problems else 0
 
@@ -106,7 +134,7 @@ def _cmd_cases_verify(args) -> int:
 
 def _config_for(args):
     from .config import find_config_path, load_config
-    return load_config(find_config_path(getattr(args, "config", None)))
+    return load_config(find_config_path(_setting(args, "config")))
 
 
 def _probe(provider, timeout: float) -> tuple[bool, str, list[str]]:
@@ -234,43 +262,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("gui", help="a read-only web view of the results: runs, reports, a live view of a run in "
                        "progress, two runs compared (needs the gui extra)")
-    p.add_argument("dir", nargs="?", default="crucible-results", help="results folder, or one run's folder "
-                   "(default crucible-results)")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; any other address "
-                   "requires a token)")
-    p.add_argument("--port", type=int, default=8777, help="port (default 8777)")
-    p.add_argument("--token", help="the token to require (default: $CRUCIBLE_GUI_TOKEN, else one is generated "
-                   "when bound off loopback)")
+    p.add_argument("dir", nargs="?", help="results folder, or one run's folder (default: $CRUCIBLE_OUT, else "
+                   "crucible-results)")
+    for name in ("gui_host", "gui_port", "gui_token"):
+        SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_gui)
 
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
-    p.add_argument("--config", help="models.yaml to use (default: $CRUCIBLE_CONFIG, ./models.yaml, user dir)")
+    SETTINGS["config"].add_to(p)
     p.add_argument("--lease-dir", help="lease directory (default: $CRUCIBLE_LEASE_DIR or the user cache dir)")
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each provider (default 2)")
     p.set_defaults(func=_cmd_status)
 
     p = sub.add_parser("models", help="the models each provider serves, and the configured models")
-    p.add_argument("--config", help="models.yaml to use (default: $CRUCIBLE_CONFIG, ./models.yaml, user dir)")
+    SETTINGS["config"].add_to(p)
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each provider (default 5)")
     p.set_defaults(func=_cmd_models)
 
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)
-    p = csub.add_parser("list", help="list cases (default: the built-in suite)")
+    p = csub.add_parser("list", help="list cases (default: the built-in suite), counts per category and "
+                        "difficulty, and what each profile selects")
     p.add_argument("paths", nargs="*")
-    p.add_argument("--categories", help="comma-separated categories")
-    p.add_argument("--seed", type=int, help="re-roll every case family with this seed (as --crucible-seed)")
+    for name in ("categories", "seed", "profile", "config"):
+        SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_cases_list)
     p = csub.add_parser("verify", help="check every case: reference solutions run, answers re-derived, "
                         "haystacks rebuilt")
     p.add_argument("paths", nargs="*")
-    p.add_argument("--categories", help="comma-separated categories")
-    p.add_argument("--seed", type=int, help="re-roll every case family with this seed (as --crucible-seed)")
-    p.add_argument("--import", dest="imports", action="append", metavar="NAME",
-                   help="also verify an imported public benchmark (e.g. humaneval)")
-    p.add_argument("--allow-unsandboxed", action="store_true",
-                   help="run reference code without bubblewrap (not isolated)")
+    for name in ("categories", "seed", "import", "allow_unsandboxed"):
+        SETTINGS[name].add_to(p)
     p.add_argument("-v", "--verbose", action="store_true", help="print progress lines")
     p.set_defaults(func=_cmd_cases_verify)
     return parser

@@ -79,6 +79,10 @@ class Config:
             own = [m for m in self.models.values() if BUILTIN_TAG not in m.tags]
             return own or list(self.models.values())
         unknown = [n for n in names if n not in self.models]
+        if unknown and self.path is None:
+            raise ConfigError(f"unknown model {unknown[0]!r}: no models.yaml found (looked for --crucible-config, "
+                              f"${CONFIG_ENV}, ./{CONFIG_NAME}, {default_config_dir() / CONFIG_NAME}); built-in "
+                              f"models: {', '.join(self.models) or 'none'}; `crucible init` writes a models.yaml")
         if unknown:
             known = ", ".join(self.models) or "(none defined: run `crucible init` to write a models.yaml)"
             raise ConfigError(f"unknown model {unknown[0]!r}; known models: {known}",

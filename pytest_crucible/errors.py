@@ -7,6 +7,10 @@ class CrucibleError(Exception):
     """Base class for every error the core raises on purpose."""
 
 
+class RegistryError(CrucibleError):
+    """An extension nobody provides, or an entry point that does not load or lacks what its group needs."""
+
+
 class InputError(CrucibleError):
     """A user-supplied file is wrong. Carries file, line and field so the message says what to change."""
 
@@ -20,15 +24,14 @@ class InputError(CrucibleError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.file or "<input>"
-        if self.line is not None:
-            where += f":{self.line}"
-        parts = [where]
+        parts = []
+        if self.file:  # an error without a file (a setting, an argument) names what is wrong itself
+            parts.append(self.file if self.line is None else f"{self.file}:{self.line}")
         if self.case_id:
             parts.append(f"case {self.case_id}")
         if self.field:
             parts.append(f"field '{self.field}'")
-        return ": ".join(parts) + f": {self.message}"
+        return ": ".join(parts + [self.message])
 
 
 class ConfigError(InputError):

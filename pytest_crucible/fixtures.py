@@ -5,17 +5,22 @@ from __future__ import annotations
 import pytest
 
 from .config import ModelSpec
-from .runner import base_row, run_case
+from .case import DEFAULT_MAX_TOKENS
+from .errors import InfraError
+from .runner import base_row, response_totals, run_case
 
 
 def _infra_error(request, message: str):
-    """Fail the item's setup as an infrastructure error (a pytest ERROR, never a model failure). A case
-    item that has no row yet gets an error row, so the failure is in rows.jsonl and the report too."""
+    """Fail the item as an infrastructure error (a pytest ERROR, never a model failure). A case item or a
+    user's check that has no row yet gets an error row, so the failure is in rows.jsonl and the report too."""
     node = request.node
-    if getattr(node, "crucible_case", None) is not None and getattr(node, "crucible_row", None) is None:
+    case = getattr(node, "crucible_case", None) or getattr(node, "crucible_check", None)
+    if case is not None and getattr(node, "crucible_row", None) is None:
         session = _run_session(request)
-        row = base_row(node.crucible_case, session.model(node.crucible_model_name), node.crucible_repeat,
-                       session.run_id)
+        model = session.model(node.crucible_model_name)
+        row = base_row(case, model, node.crucible_repeat, session.run_id)
+        if getattr(node, "crucible_responses", None):
+            row.update(response_totals(node.crucible_responses, model))
         row.update(outcome="error", reason=message)
         node.crucible_row = row
     pytest.fail(f"infrastructure error (not scored): {message}", pytrace=False)
@@ -40,8 +45,14 @@ def crucible_case(request):
 
 @pytest.fixture
 def crucible_model(request) -> ModelSpec:
-    """The ModelSpec (from models.yaml) the current item asks."""
-    return _run_session(request).model(request.node.crucible_model_name)
+    """The ModelSpec (from models.yaml) the current item asks. A user's test that requests it (directly or
+    through crucible_client, crucible_ask, ...) runs once per --models entry, with id `test_x[model]`."""
+    session = _run_session(request)
+    name = getattr(request.node, "crucible_model_name", None)
+    if name is None:
+        pytest.skip("not parametrized over --models (crucible_model is requested through a fixture "
+                    "that pytest-crucible does not see)")
+    return session.model(name)
 
 
 # -- local models (pytest_crucible/lease) -----------------------------------------------------------
@@ -106,6 +117,29 @@ def crucible_client(request, crucible_model, crucible_endpoint):
 
 
 @pytest.fixture
+def crucible_ask(request, crucible_model, crucible_client):
+    """`ask(prompt_or_messages, *, max_tokens=None, **params) -> Response`: one request to the current
+    model, for a user's own check. Its row (rows.jsonl, the report) carries the last answer, and tokens
+    and cost of every ask; an endpoint failure is an infrastructure error, not a failed check."""
+    asked = request.node.crucible_responses = []
+
+    def ask(prompt, *, max_tokens: int | None = None, **params):
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
+        budget = max_tokens or DEFAULT_MAX_TOKENS
+        if crucible_model.max_tokens:  # the model's cap applies to checks as to cases
+            budget = min(budget, crucible_model.max_tokens)
+        try:
+            response = crucible_client.chat(messages, max_tokens=budget,
+                                            params={**crucible_model.params, **params})
+        except InfraError as exc:
+            _infra_error(request, str(exc))
+        response.max_tokens = response.max_tokens or budget
+        asked.append(response)
+        return response
+    return ask
+
+
+@pytest.fixture
 def crucible_result(request, crucible_case, crucible_model, crucible_client) -> dict:
     """Ask the model and grade the answer, in setup: an infrastructure failure is a pytest error, not a failure."""
     session = _run_session(request)
@@ -122,7 +156,7 @@ def crucible_result(request, crucible_case, crucible_model, crucible_client) -> 
 @pytest.fixture
 def crucible_sandbox(request):
     """The bubblewrap sandbox this process grades code in (canary checked), for tests that run code.
-    Skips when there is none: no bwrap and no --allow-unsandboxed."""
+    Skips when there is none: no bwrap and no --crucible-allow-unsandboxed."""
     from . import sandbox
     from .errors import SandboxError
     from .graders.code import canary

@@ -36,11 +36,8 @@ from starlette.routing import Route
 from . import runs
 from .report import aggregate
 from .report_html import render_html, templates
-from .store import ROWS_FILE, read_rows
+from .store import ROWS_FILE, read_rows, run_meta
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8777
-TOKEN_ENV = "CRUCIBLE_GUI_TOKEN"
 COOKIE = "crucible_gui_token"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
 POLL_S = 0.5           # how often the live view looks for new rows
@@ -165,7 +162,7 @@ def _render_report(app_state, run_dir: Path) -> str:
         if cached and cached[0] == stamp:
             return cached[1]
         rows = read_rows(run_dir)
-        report = aggregate(rows, runs.run_meta(run_dir))
+        report = aggregate(rows, run_meta(run_dir))
         html = render_html(report, rows, links=_nav(run_dir.name))
         app_state.report_cache[run_dir.name] = (stamp, html)
         while len(app_state.report_cache) > REPORT_CACHE:
@@ -180,7 +177,7 @@ async def run_report(request: Request) -> HTMLResponse:
 
 async def run_live(request: Request) -> HTMLResponse:
     run_dir = _run_or_404(request)
-    meta = runs.run_meta(run_dir)
+    meta = run_meta(run_dir)
     return _page("live.html", title=f"live: {run_dir.name}", links=_nav(run_dir.name), run_id=run_dir.name,
                  state=runs.run_state(run_dir, meta), models=list(meta.get("models") or []))
 
@@ -211,7 +208,7 @@ async def run_events(request: Request) -> StreamingResponse:
         yield "retry: 2000\n\n"
         while True:
             # the state before the read: a run that had ended by then has all its rows in this read
-            state = runs.run_state(run_dir, runs.run_meta(run_dir))
+            state = runs.run_state(run_dir, run_meta(run_dir))
             rows = await run_in_threadpool(runs.read_new_rows, rows_path, offset)
             for offset, row in rows:
                 yield f"id: {offset}\nevent: row\ndata: {json.dumps(live_fields(row), default=str)}\n\n"
@@ -334,16 +331,15 @@ def build_app(results_dir: str | os.PathLike, *, token: str | None = None, loopb
 
 
 def resolve_token(host: str, given: str | None) -> str | None:
-    """The token to require: --token, else $CRUCIBLE_GUI_TOKEN, else a new one off loopback; none on
-    loopback unless one was given."""
-    token = given or os.environ.get(TOKEN_ENV) or None
-    if token is None and not is_loopback(host):
-        token = secrets.token_urlsafe(24)
-    return token
+    """The token to require: the one given (--token or $CRUCIBLE_GUI_TOKEN), else a new one when bound
+    off loopback; none on loopback unless one was given."""
+    if not given and not is_loopback(host):
+        return secrets.token_urlsafe(24)
+    return given or None
 
 
-def serve(results_dir: str | os.PathLike, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          token: str | None = None, start_path: str = "/", announce=print) -> None:
+def serve(results_dir: str | os.PathLike, *, host: str, port: int, token: str | None = None,
+          start_path: str = "/", announce=print) -> None:
     """Serve until interrupted. The URL (with the token, once) goes to `announce`."""
     import uvicorn
     token = resolve_token(host, token)

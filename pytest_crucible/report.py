@@ -106,7 +106,7 @@ def render_markdown(report: dict) -> str:
     meta = report.get("meta") or {}
     lines = [f"# pytest-crucible report {meta.get('run_id', '')}".rstrip(), ""]
     if meta.get("unsandboxed"):
-        lines += ["**Warning: code cases ran UNSANDBOXED (--allow-unsandboxed).**", ""]
+        lines += ["**Warning: code cases ran UNSANDBOXED (--crucible-allow-unsandboxed).**", ""]
     local = _local_summaries(meta)
     if local:
         lines += [f"- {name}: {text}" for name, text in local] + [""]
@@ -166,7 +166,7 @@ def render_terminal(report: dict, verbosity: int = 0, glyphs: str = "█░") ->
     -qq prints one line per model."""
     out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
     if (report.get("meta") or {}).get("unsandboxed"):
-        out.append("WARNING: code cases ran unsandboxed (--allow-unsandboxed)")
+        out.append("WARNING: code cases ran unsandboxed (--crucible-allow-unsandboxed)")
     for name, m in report["models"].items():
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"

@@ -78,21 +78,35 @@ def response_fields(response: Response, model: ModelSpec) -> dict:
     }
 
 
+def summed_usage(responses: list[Response], model: ModelSpec) -> dict:
+    """Tokens and cost added up over several requests (None where no request reported a count)."""
+    each = [token_fields(r.usage) for r in responses]
+
+    def total(key: str):
+        values = [t[key] for t in each]
+        return None if all(v is None for v in values) else sum(v or 0 for v in values)
+
+    tokens = {key: total(key) for key in ("prompt", "completion", "reasoning", "cached")}
+    tokens["estimated"] = any(t["estimated"] for t in each)
+    cost = sum(model.cost(r.usage.prompt_tokens, r.usage.completion_tokens) for r in responses)
+    return {"tokens": tokens, "cost_usd": round(cost, 8)}
+
+
 def multi_turn_fields(trace: Trace, model: ModelSpec) -> dict:
     """A multi-turn run's row fields: every turn's timings and tokens, the trace, and tokens and cost
     summed over the turns (`timings` and the answer stay the final turn's, the one graded)."""
     from .speed import request_metrics
     turns = [{"timings": request_metrics(t.response), "tokens": token_fields(t.response.usage)}
              for t in trace.turns]
+    return {"turns": turns, "trace": trace.to_dict(), **summed_usage([t.response for t in trace.turns], model)}
 
-    def total(key: str):
-        values = [t["tokens"][key] for t in turns]
-        return None if all(v is None for v in values) else sum(v or 0 for v in values)
 
-    tokens = {key: total(key) for key in ("prompt", "completion", "reasoning", "cached")}
-    tokens["estimated"] = any(t["tokens"]["estimated"] for t in turns)
-    cost = sum(model.cost(t.response.usage.prompt_tokens, t.response.usage.completion_tokens) for t in trace.turns)
-    return {"turns": turns, "trace": trace.to_dict(), "tokens": tokens, "cost_usd": round(cost, 8)}
+def response_totals(responses: list[Response], model: ModelSpec) -> dict:
+    """Row fields of a user's check that asked `len(responses)` times: the last answer, its timings, and
+    tokens and cost added up over every request."""
+    if not responses:
+        return {"requests": 0}
+    return {**response_fields(responses[-1], model), "requests": len(responses), **summed_usage(responses, model)}
 
 
 def run_case(case: Case, model: ModelSpec, client, *, repeat: int = 1, run_id: str | None = None,

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .store import ROWS_FILE, read_rows
+from .store import ROWS_FILE, read_rows, run_meta
 
-META_FILE = "meta.json"
 REPORT_FILE = "report.json"
 RECENT_S = 120
 RUN_ID_TIME = re.compile(r"^(\d{8}-\d{6})")
@@ -41,21 +40,6 @@ class RunSummary:
     def rate(self) -> float | None:
         n = self.counts.get("passed", 0) + self.counts.get("failed", 0)
         return self.counts.get("passed", 0) / n if n else None
-
-
-def run_meta(run_dir: Path) -> dict:
-    """The run's meta: meta.json (written as it started), else report.json's, else just its id."""
-    for name, key in ((META_FILE, None), (REPORT_FILE, "meta")):
-        path = run_dir / name
-        if path.is_file():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError):
-                continue
-            meta = data.get(key) if key else data
-            if isinstance(meta, dict) and meta:
-                return {"run_id": run_dir.name, **meta}
-    return {"run_id": run_dir.name}
 
 
 def run_state(run_dir: Path, meta: dict) -> str:

@@ -24,7 +24,7 @@ class RunSession:
         self.profile_name = profile
         self.profile = self.config.profile(profile) if profile else {}
         if repeats < 1:
-            raise ValueError("--repeats must be at least 1")
+            raise ValueError("--crucible-repeats must be at least 1")
         self.repeats = repeats
         self.seed = seed  # case families' seed; None: the suite's fixed DEFAULT_SEED
         self.out_dir = Path(out_dir)
@@ -77,6 +77,7 @@ class RunSession:
     def record(self, row: dict) -> None:
         if self.store is None:
             self.store = RunStore(self.out_dir, self.run_id)
+            self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
         self.rows.append(row)
         self.store.append(row)
 
@@ -106,7 +107,7 @@ class RunSession:
         """Write report.json and report.md once; later calls return the same report."""
         if self.store and self.report is None:
             self.store.close()
-            self.report = write_reports(self.store.run_dir, self.rows, self.meta())
+            self.report = write_reports(self.store.run_dir, self.rows, self.store.meta)
         return self.report
 
     def summary_lines(self, report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:

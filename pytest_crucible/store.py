@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROWS_FILE = "rows.jsonl"
+META_FILE = "meta.json"  # the run's settings and models, written as the run starts
 
 
 def new_run_id() -> str:
@@ -25,6 +26,7 @@ class RunStore:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.rows_path = self.run_dir / ROWS_FILE
         self._file = open(self.rows_path, "a", encoding="utf-8")
+        self.meta: dict = {"run_id": self.run_id}
         self._point_latest()
 
     def _point_latest(self) -> None:
@@ -38,6 +40,12 @@ class RunStore:
         except OSError:
             # Filesystems without symlinks get a text file naming the run.
             (self.out_dir / "latest.txt").write_text(self.run_id + "\n", encoding="utf-8")
+
+    def write_meta(self, meta: dict) -> None:
+        self.meta = meta
+        tmp = self.run_dir / f".{META_FILE}.tmp"
+        tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, self.run_dir / META_FILE)
 
     def append(self, row: dict) -> None:
         self._file.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
@@ -65,3 +73,19 @@ def read_rows(path: str | os.PathLike) -> list[dict]:
             except json.JSONDecodeError:
                 continue
     return rows
+
+
+def read_meta(run_dir: str | os.PathLike) -> dict | None:
+    """The meta a run wrote as it started, or None (a run of an older version)."""
+    path = Path(run_dir) / META_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def run_meta(run_dir: str | os.PathLike) -> dict:
+    """A run's meta: meta.json (written as it started, so there after a crash), else the meta in its
+    report.json (older versions), else just its id."""
+    run_dir = Path(run_dir)
+    meta = read_meta(run_dir)
+    if meta is None and (run_dir / "report.json").is_file():
+        meta = json.loads((run_dir / "report.json").read_text(encoding="utf-8")).get("meta")
+    return meta or {"run_id": run_dir.resolve().name}

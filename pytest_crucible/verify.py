@@ -12,7 +12,10 @@ For each case:
     is reported as not unique);
   - `haystack`: the generator parameters of a long-context case; the prompt is rebuilt and must be
     identical, and the needles and counts the grader relies on are checked in it;
-  - `reference`: a model-like reply that must pass the grader; `wrong`: replies that must fail.
+  - `reference`: a model-like reply that must pass the grader; `wrong`: replies that must fail;
+    `accepted`: replies the grader should accept, judged together (an imported benchmark's listed
+    possible answers): at least ACCEPTED_SHARE of all of them must pass, and each that does not is
+    listed with its reason (VerifyReport.rejected) without being a problem of its own;
     For a multi-turn case (a `simulation`), each is a script of assistant turns (a list; a single reply
     is a one-turn script) replayed against the simulation through agent_loop, and the whole trace is
     graded; the reference must use only calls the simulation's tables answer, and every script must
@@ -43,7 +46,8 @@ from .case import Case, builtin_cases_dir, iter_case_files, load_case_file
 from .errors import CaseError, CrucibleError
 from .response import Response, ToolCall
 
-VERIFY_KEYS = ("solver", "solution", "reference", "wrong", "haystack", "notes")
+VERIFY_KEYS = ("solver", "solution", "reference", "wrong", "accepted", "haystack", "notes")
+ACCEPTED_SHARE = 0.99  # of all verify.accepted replies, the share the graders must accept
 SOLVER_TIMEOUT_S = 60.0
 REGEX_DEADLINE_S = 1.0
 ADVERSARIAL_LENGTH = 5000
@@ -72,6 +76,8 @@ class VerifyReport:
     haystacks_rebuilt: int = 0  # generated long-context prompts rebuilt from their parameters
     references_graded: int = 0  # verify.reference / verify.wrong replies put through the grader
     traces_replayed: int = 0    # of those, scripts of assistant turns replayed against a simulation
+    accepted_graded: int = 0    # verify.accepted replies put through the grader
+    rejected: list[CaseProblem] = field(default_factory=list)  # the accepted replies the grader refused
     sandbox_note: str | None = None  # why sandboxed checks could not run, when they could not
     elapsed_s: float = 0.0
 
@@ -85,6 +91,10 @@ class VerifyReport:
 
     def summary(self) -> str:
         traces = f", {self.traces_replayed} traces replayed" if self.traces_replayed else ""
+        if self.accepted_graded:
+            passed = self.accepted_graded - len(self.rejected)
+            traces += (f", {passed} of {self.accepted_graded} possible answers accepted "
+                       f"({100 * passed / self.accepted_graded:.2f}%)")
         return (f"{self.checked} cases checked, {self.cases_with_problems} with problems "
                 f"({self.solutions_run} reference solutions executed, {self.answers_derived} answers "
                 f"re-derived, {self.haystacks_rebuilt} haystacks rebuilt{traces})")
@@ -202,6 +212,14 @@ def verify_cases(cases: list[Case], *, sandbox=None, progress: Progress | None =
 
     for run in runs:
         report.problems.extend(run.problems)
+    if report.accepted_graded:
+        share = 1 - len(report.rejected) / report.accepted_graded
+        if share < ACCEPTED_SHARE:
+            first = report.rejected[0]
+            report.problems.append(CaseProblem("", "verify.accepted", 0,
+                                               f"{len(report.rejected)} of {report.accepted_graded} possible "
+                                               f"answers rejected ({100 * (1 - share):.2f}%; at most "
+                                               f"{100 * (1 - ACCEPTED_SHARE):g}% may be), e.g. {first}"))
     report.elapsed_s = time.monotonic() - started
     return report
 
@@ -292,6 +310,13 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
             if name not in defined:
                 run.problem(f"grader names tool {name!r}, which is not defined in tools "
                             f"(defined: {', '.join(sorted(n for n in defined if n)) or 'none'})")
+    if kind == "tool_calls":
+        from .graders.tool_calls import tool_schema_problem
+        for tool in case.tools:
+            problem = tool_schema_problem(tool)
+            if problem:
+                run.spec_ok = False
+                run.problem(problem)
     for msg in case.messages:
         for call in msg.get("tool_calls") or []:
             name = (call.get("function") or {}).get("name") if isinstance(call, dict) else None
@@ -308,6 +333,8 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
         return
     if "wrong" in v and not isinstance(v["wrong"], list):
         run.problem("verify.wrong must be a list of replies that must fail")
+    if "accepted" in v and (not isinstance(v["accepted"], list) or case.simulation or kind == "code"):
+        run.problem("verify.accepted is a list of single replies (not for code or multi-turn cases)")
     for key in ("solver", "solution"):
         if key in v and (not isinstance(v[key], str) or not v[key].strip()):
             run.problem(f"verify.{key} must be Python source text")
@@ -315,7 +342,7 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
         if "solution" not in v:
             run.problem("code case without verify.solution (a reference solution that passes the tests)")
     else:
-        if "reference" not in v:
+        if "reference" not in v and "accepted" not in v:
             run.problem("verify.reference missing: add a model-like reply that must pass the grader")
         if "solution" in v:
             run.problem(f"verify.solution is for code cases; this case is graded by {kind}")
@@ -449,6 +476,8 @@ def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
         return
     entries = ([("verify.reference", v["reference"], True)] if "reference" in v else [])
     entries += [(f"verify.wrong[{i}]", w, False) for i, w in enumerate(_as_list(v.get("wrong")))]
+    if isinstance(v.get("accepted"), list) and not case.simulation:
+        _check_accepted(run, report, v["accepted"])
     for label, reply, should_pass in entries:
         if case.simulation:
             _check_script(run, report, label, reply, should_pass)
@@ -466,6 +495,23 @@ def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
             run.problem(f"{label} fails its own grader: {result.reason}")
         elif not should_pass and result.passed:
             run.problem(f"{label} passes the grader but must fail: {_short(reply)}")
+
+
+def _check_accepted(run: _CaseRun, report: VerifyReport, replies: list) -> None:
+    """Grade each accepted reply; a refused one is listed in report.rejected, not a problem of the case."""
+    from .graders import grade
+
+    for i, reply in enumerate(replies):
+        label = f"verify.accepted[{i}]"
+        try:
+            result = grade(run.case, response_from(reply))
+        except (ValueError, CaseError) as exc:
+            run.problem(f"{label}: {exc}")
+            continue
+        report.accepted_graded += 1
+        if not result.passed:
+            report.rejected.append(CaseProblem(run.case.id, run.case.file, run.case.line,
+                                               f"{label} {_short(reply)}: {result.reason}"))
 
 
 def _check_script(run: _CaseRun, report: VerifyReport, label: str, script: Any, should_pass: bool) -> None:
@@ -593,7 +639,51 @@ def _compare_with_grader(spec: dict, derived: Any) -> str | None:
         return None
     if kind == "trace":
         return _compare_with_trace(spec, derived)
+    if kind == "tool_calls":
+        return _compare_with_tool_calls(spec, derived)
     return f"answers cannot be compared with a {kind} grader"
+
+
+def _same_pattern(derived: dict, pattern: dict) -> bool:
+    """A solver may print a matcher where the reply's text is free (a title containing a word): the
+    grader's own pattern fits, as does any value it accepts."""
+    return json.dumps(derived, sort_keys=True) == json.dumps(pattern, sort_keys=True)
+
+
+def _compare_with_tool_calls(spec: dict, derived: Any) -> str | None:
+    """A tool_calls solver prints the calls the reply must make (a list, or {"calls": [...]}), each
+    {name, arguments}; for a case that expects no call, what the answer must hold ({"answer": [...]}
+    and/or {"values": {...}}, as for a trace solver)."""
+    from .graders import matchers
+    from .graders.tool_calls import call_problem, comparer
+
+    parts = derived if isinstance(derived, dict) else {"calls": derived}
+    if spec.get("expect_no_call"):
+        if parts.get("calls"):
+            return "the solver derives calls, but the grader expects none"
+        answer = {k: parts[k] for k in ("answer", "values") if k in parts}
+        if not answer:
+            return "a solver of a no-call case prints what the answer holds: {\"answer\": [...]} or {\"values\": {...}}"
+        return _compare_with_trace({"answer": spec.get("answer") or {}}, answer)
+    unknown = sorted(set(parts) - {"calls"})
+    if unknown:
+        return f"a tool_calls solver prints calls, not {unknown[0]!r}"
+    got = [c for c in _as_list(parts.get("calls")) if isinstance(c, dict) and isinstance(c.get("name"), str)]
+    want = spec.get("calls") or []
+    exact, same = spec.get("arguments_match", "subset") == "exact", comparer(spec)
+    fit = [[_same_pattern(c, w) or call_problem(w, c["name"], c.get("arguments") or {}, exact, same) is None
+            for c in got] for w in want]
+    strict = spec.get("order") == "strict"
+    matched = [i if i < len(got) and fit[i][i] else None for i in range(len(want))] if strict else \
+        matchers.assign(fit)
+    lacking = [w for w, j in zip(want, matched) if j is None]
+    if lacking:
+        where = " in that position" if strict else ""
+        return f"the grader expects {json.dumps(lacking[0])}, which the solver does not derive{where}"
+    if len(got) != len(want):
+        extra = next(c for j, c in enumerate(got) if j not in matched)
+        return f"the solver derives the call {json.dumps(extra)}, which the grader does not expect"
+    return None
 
 
 def _compare_with_trace(spec: dict, derived: Any) -> str | None:
@@ -625,7 +715,8 @@ def _compare_with_trace(spec: dict, derived: Any) -> str | None:
         got = [c for c in _as_list(parts["calls"]) if isinstance(c, dict)]
         unmatched = list(want)
         for call in got:
-            hit = next((w for w in unmatched if call_fits(w, call.get("name"), call.get("arguments") or {})), None)
+            hit = next((w for w in unmatched if _same_pattern(call, w)
+                        or call_fits(w, call.get("name"), call.get("arguments") or {})), None)
             if hit is None:
                 return f"the solver derives the call {json.dumps(call)}, which the grader's calls do not require"
             unmatched.remove(hit)
@@ -640,7 +731,7 @@ def _compare_with_trace(spec: dict, derived: Any) -> str | None:
     return None
 
 
-_SOLVER_KINDS = {"numeric", "exact", "mapping", "json", "contains", "trace"}
+_SOLVER_KINDS = {"numeric", "exact", "mapping", "json", "contains", "trace", "tool_calls"}
 
 
 # ------------------------------------------------------------------------------------------ sandbox jobs
@@ -746,7 +837,7 @@ def _run_solver(run: _CaseRun, box) -> dict:
         return {"answers_derived": 1}
     out = lines[0]
     derived: Any = out
-    if kind in ("mapping", "json", "trace") or (kind == "contains" and out[:1] in "[{"):
+    if kind in ("mapping", "json", "trace", "tool_calls") or (kind == "contains" and out[:1] in "[{"):
         try:
             derived = json.loads(out)
         except json.JSONDecodeError:

@@ -163,3 +163,8 @@ def test_a_family_generator_that_raises_names_the_file_and_line(tmp_path):
     with pytest.raises(CaseError) as info:
         load_case_file(path)
     assert info.value.line == 3 and "ZeroDivisionError" in str(info.value)
+
+
+def test_a_generated_case_points_at_its_generator(tmp_path):
+    path = write(tmp_path, "fam_cases.py", "# a family\n\n\n" + textwrap.dedent(FAMILY))
+    assert {c.line for c in load_case_file(path)} == {6}  # the `def cases(seed):` line

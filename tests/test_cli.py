@@ -39,11 +39,29 @@ def test_report_rebuilds_from_rows(tmp_path):
     assert missing.returncode == 1 and "no rows.jsonl" in missing.stderr
 
 
-def test_cases_list_counts_the_suite(tmp_path):
+def test_cases_list_counts_the_suite_per_difficulty_and_profile(tmp_path):
+    from pytest_crucible.case import load_cases
+    suite = load_cases()
     result = crucible("cases", "list", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    last = result.stdout.strip().splitlines()[-1]
-    assert "cases (" in last and "hard)" in last
+    lines = result.stdout.splitlines()
+    hard = sum(c.hard for c in suite)
+    assert any(line.split() == ["all", *map(str, [sum(c.difficulty == d for c in suite) for d in
+                                                   ("easy", "medium", "hard")]), str(len(suite))] for line in lines)
+    full = next(line for line in lines if line.strip().startswith("full "))
+    assert f"{len(suite)} ({hard} hard)" in full
+    assert any(line.strip().startswith("standard ") for line in lines)
+
+
+def test_cases_list_of_one_profile(tmp_path):
+    result = crucible("cases", "list", "--profile", "quick", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    listed = [line.split() for line in result.stdout.splitlines() if ":" in line and "/" in line]
+    per_category = {}
+    for fields in listed:
+        per_category[fields[1]] = per_category.get(fields[1], 0) + 1
+    assert per_category and max(per_category.values()) <= 3
+    assert crucible("cases", "list", "--profile", "nope", cwd=tmp_path).returncode == 2
 
 
 def test_bad_case_file_is_reported_without_traceback(tmp_path):

@@ -8,16 +8,17 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pytest_crucible.case import Case
+from pytest_crucible.case import Case, function_tool
+from pytest_crucible.errors import CaseError
 from pytest_crucible.graders import check_spec, grade
 from pytest_crucible.response import Response, ToolCall
 
 
-def run(grader: dict, calls: list[tuple[str, object]] = (), content: str = ""):
+def run(grader: dict, calls: list[tuple[str, object]] = (), content: str = "", tools=(), prompt="Do it."):
     grader = {"type": "tool_calls", **grader}
     assert check_spec(grader) == []
     case = Case(id="t", category="tooluse", difficulty="easy",
-                messages=({"role": "user", "content": "Do it."},), grader=grader)
+                messages=({"role": "user", "content": prompt},), grader=grader, tools=tuple(tools))
     made = [ToolCall(name, args if isinstance(args, str) else json.dumps(args), id=f"c{i}")
             for i, (name, args) in enumerate(calls)]
     return grade(case, Response(content=content, tool_calls=made, finish_reason="tool_calls"))
@@ -110,6 +111,122 @@ def test_expect_no_call():
     assert run(spec, [("delete_repository", {})]).reason == "called delete_repository (expected no tool call)"
     assert run(spec, [("search", {})]).reason == "called search (expected no tool call)"
     assert run(spec, []).reason == "empty response"
+
+
+BOOKING = {"calls": [{"name": "book", "arguments": {
+    "city": {"one_of": ["New York", "NYC"]}, "nights": 2, "breakfast": {"optional": [True]},
+    "room": {"type": "double", "view": {"optional": ["sea", "garden"]}}, "pets": {"optional": []}}}],
+    "arguments_match": "exact"}
+BOOK_ARGS = {"city": "NYC", "nights": 2, "room": {"type": "double"}}
+
+
+@pytest.mark.parametrize("args", [
+    BOOK_ARGS,
+    {**BOOK_ARGS, "city": "new  york"},
+    {**BOOK_ARGS, "breakfast": True},
+    {**BOOK_ARGS, "room": {"type": "Double", "view": "garden"}},
+    {**BOOK_ARGS, "nights": 2.0},
+])
+def test_matchers_accept_any_listed_value_and_leave_optional_arguments_out(args):
+    g = run(BOOKING, [("book", args)])
+    assert g.passed, g.reason
+
+
+@pytest.mark.parametrize("args, reason", [
+    ({**BOOK_ARGS, "city": "Newark"}, 'book.city = "Newark", expected "New York" or "NYC"'),
+    ({**BOOK_ARGS, "breakfast": False}, "book.breakfast = false, expected true (or left out)"),
+    ({**BOOK_ARGS, "pets": 0}, "book.pets = 0, expected nothing (leave it out)"),
+    ({**BOOK_ARGS, "room": {"type": "double", "view": "street"}},
+     'book.room.view = "street", expected "sea" or "garden" (or left out)'),
+    ({**BOOK_ARGS, "room": {"type": "double", "floor": 3}}, "book.room.floor not expected"),
+    ({"city": "NYC", "room": {"type": "double"}}, "book.nights missing"),
+    ({**BOOK_ARGS, "nights": "2"}, 'book.nights = "2", expected 2'),
+])
+def test_matchers_reject_what_is_not_listed(args, reason):
+    g = run(BOOKING, [("book", args)])
+    assert (g.passed, g.reason) == (False, reason)
+
+
+def test_set_and_contains_matchers():
+    spec = {"calls": [{"name": "tag", "arguments": {"tags": {"set": ["urgent", "billing"]},
+                                                    "note": {"contains": "refund  due"}}}]}
+    assert run(spec, [("tag", {"tags": ["Billing", "urgent"], "note": "A REFUND DUE on May 2"})]).passed
+    assert run(spec, [("tag", {"tags": ["billing"], "note": "refund due"})]).reason == \
+        'tag.tags = ["billing"], expected ["urgent", "billing"] in any order'
+    assert run(spec, [("tag", {"tags": ["billing", "urgent"], "note": "refunded"})]).reason == \
+        'tag.note = "refunded", expected text containing "refund  due"'
+
+
+def test_loose_strings_compare_letters_and_digits_only():
+    spec = {"calls": [{"name": "weather", "arguments": {"place": "San Francisco, CA", "day": "2024-05-01"}}]}
+    loose = {**spec, "strings": "loose"}
+    args = {"place": "san francisco ca", "day": "2024/05/01"}
+    assert run(loose, [("weather", args)]).passed
+    assert run(spec, [("weather", args)]).reason == 'weather.place = "san francisco ca", expected "San Francisco, CA"'
+    assert not run(loose, [("weather", {**args, "place": "San Francisco, CO"})]).passed
+
+
+WEATHER_TOOLS = [
+    function_tool("get_weather", "Weather for a city.", {"city": {"type": "string"},
+                  "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": {"type": "integer"}}, ["city"]),
+    function_tool("get_time", "Local time in a city.", {"city": {"type": "string"}}, ["city"]),
+]
+
+
+@pytest.mark.parametrize("calls, reason", [
+    ([("get_weather", {"city": "Paris", "unit": "kelvin"})],
+     "get_weather.unit: 'kelvin' is not one of ['celsius', 'fahrenheit']"),
+    ([("get_weather", {"city": "Paris", "days": "3"})], "get_weather.days: '3' is not of type 'integer'"),
+    ([("get_weather", {})], "get_weather: 'city' is a required property"),
+    ([("get_weather", {"city": "Paris"}), ("delete_file", {"path": "/"})], "called delete_file (forbidden)"),
+    ([("get_forecast", {"city": "Paris"})], "called get_forecast, which is not among the offered tools"),
+])
+def test_calls_must_satisfy_the_offered_tools_schemas(calls, reason):
+    g = run(WEATHER, calls, tools=WEATHER_TOOLS)
+    assert (g.passed, g.reason) == (False, reason)
+    assert run(WEATHER, [("get_weather", {"city": "Paris", "days": 3.0})], tools=WEATHER_TOOLS).passed
+
+
+def test_a_broken_tool_schema_is_the_cases_fault():
+    broken = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "dict"}}}]
+    with pytest.raises(CaseError, match="parameters of tool get_weather are not a valid JSON schema"):
+        run(WEATHER, [("get_weather", {"city": "Paris"})], tools=broken)
+
+
+TRANSLATE = {"expect_no_call": True, "forbidden": ["send_email"],
+             "answer": {"all": [["estación", "estacion"], "tren"], "forbidden": ["station"]}}
+
+
+@pytest.mark.parametrize("content", [
+    "¿Dónde está la estación de tren?",
+    "**¿Dónde está la estación de tren?**",
+    "Here is the translation:\n\n> ¿Dónde está la estación de tren?",
+])
+def test_a_no_call_case_grades_what_the_reply_says(content):
+    g = run(TRANSLATE, [], content, prompt="Translate into Spanish: 'Where is the train station?'")
+    assert g.passed, g.reason
+
+
+@pytest.mark.parametrize("content, reason", [
+    ("I'm sorry, but I can't help with that request.", "answer lacks 'estación / estacion' (2 of 2 required values missing)"),
+    ("Translate into Spanish: 'Where is the train station?'", "answer names 'station', which is not the answer"),
+    ("¿Dónde está la parada de autobús?", "answer lacks 'estación / estacion' (2 of 2 required values missing)"),
+])
+def test_a_no_call_case_fails_refusals_and_other_answers(content, reason):
+    g = run(TRANSLATE, [], content)
+    assert not g.passed and g.reason.startswith(reason), g.reason
+    assert run(TRANSLATE, [("send_email", {"to": "x"})]).reason == "called send_email (expected no tool call)"
+
+
+@pytest.mark.parametrize("spec, field", [
+    ({"type": "tool_calls", "calls": [{"name": "f"}], "answer": {"all": ["x"]}}, "answer"),
+    ({"type": "tool_calls", "expect_no_call": True, "answer": {"all": "x"}}, "answer.all"),
+    ({"type": "tool_calls", "calls": [{"name": "f", "arguments": {"x": {"one_of": 3}}}]}, "calls[0].arguments"),
+    ({"type": "tool_calls", "calls": [{"name": "f", "arguments": {"x": [{"optional": "a"}]}}]}, "calls[0].arguments"),
+    ({"type": "tool_calls", "calls": [{"name": "f"}], "strings": "fuzzy"}, "strings"),
+])
+def test_check_new_fields(spec, field):
+    assert field in [f for f, _ in check_spec(spec)]
 
 
 @pytest.mark.parametrize("spec, field", [

@@ -20,7 +20,7 @@ from synthetic_run import write_run
 from pytest_crucible import runs
 from pytest_crucible.gui import is_loopback, resolve_token
 from pytest_crucible.report import write_reports
-from pytest_crucible.store import read_rows
+from pytest_crucible.store import read_rows, run_meta
 
 pytest.importorskip("starlette", reason="crucible gui needs the gui extra")
 pytest.importorskip("uvicorn", reason="crucible gui needs the gui extra")
@@ -94,14 +94,11 @@ def test_what_counts_as_loopback(host, loopback):
     assert is_loopback(host) is loopback
 
 
-def test_token_generated_off_loopback_only_unless_given(monkeypatch):
-    monkeypatch.delenv("CRUCIBLE_GUI_TOKEN", raising=False)
+def test_token_generated_off_loopback_only_unless_given():
     assert resolve_token("127.0.0.1", None) is None
     first, second = resolve_token("0.0.0.0", None), resolve_token("0.0.0.0", None)
     assert len(first) >= 32 and first != second
     assert resolve_token("0.0.0.0", "mine") == "mine" and resolve_token("127.0.0.1", "mine") == "mine"
-    monkeypatch.setenv("CRUCIBLE_GUI_TOKEN", "from-env")
-    assert resolve_token("0.0.0.0", None) == "from-env" and resolve_token("0.0.0.0", "flag") == "flag"
 
 
 def test_run_states_and_names(tmp_path, results):
@@ -115,11 +112,11 @@ def test_run_states_and_names(tmp_path, results):
     live = write_run(results, "20250103-100000-live", models=1, cases=7)
     meta = json.loads((live / "meta.json").read_text())
     (live / "meta.json").write_text(json.dumps({**meta, "pid": os.getpid(), "host": platform.node()}))
-    assert runs.run_state(live, runs.run_meta(live)) == "running"
+    assert runs.run_state(live, run_meta(live)) == "running"
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     (live / "meta.json").write_text(json.dumps({**meta, "pid": dead.pid, "host": platform.node()}))
-    assert runs.run_state(live, runs.run_meta(live)) == "incomplete"
+    assert runs.run_state(live, run_meta(live)) == "incomplete"
 
     for name in ("..", ".", "latest", "../crucible-results/20250101-100000-base", "", "nope"):
         assert runs.find_run(results, name) is None
@@ -176,12 +173,20 @@ def test_off_loopback_every_request_needs_the_token(results, monkeypatch):
     assert output.count(token) == 1  # printed once, in the URL; no access log repeats it
 
 
-def test_the_token_can_come_from_the_environment(results):
-    server = Gui(results, "--host", "0.0.0.0", env={"CRUCIBLE_GUI_TOKEN": "a-token-from-the-environment"})
+def test_the_token_can_come_from_the_environment_or_the_flag(results):
+    env = {"CRUCIBLE_GUI_TOKEN": "a-token-from-the-environment"}
+    server = Gui(results, "--host", "0.0.0.0", env=env)
     try:
         assert server.url.endswith("?token=a-token-from-the-environment")
         assert server.get("/")[0] == 401
         assert server.get("/?token=a-token-from-the-environment")[0] == 200
+    finally:
+        server.stop()
+    server = Gui(results, "--token", "the-flag-wins", env=env)  # on loopback too, when one is given
+    try:
+        assert server.url.endswith("?token=the-flag-wins")
+        assert server.get("/?token=a-token-from-the-environment")[0] == 401
+        assert server.get("/?token=the-flag-wins")[0] == 200
     finally:
         server.stop()
 

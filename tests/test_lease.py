@@ -664,7 +664,7 @@ def pytester_config(pytester, fake_binary, lease_timeout: float = 2) -> Path:
 
 def test_crucible_lease_fixture_serves_a_launch_model_in_a_run(pytester, fake_binary, lease_dir):
     config = pytester_config(pytester, fake_binary)
-    result = pytester.runpytest_subprocess("--models", "fake", "--no-builtin-cases", "--crucible-config",
+    result = pytester.runpytest_subprocess("--models", "fake", "--crucible-no-builtin-cases", "--crucible-config",
                                            str(config), "--crucible-out", "out", "-p", "no:cacheprovider",
                                            "local.cases.yaml")
     result.assert_outcomes(passed=1, failed=1)  # the fake always answers 4
@@ -678,7 +678,7 @@ def test_lease_failure_is_an_error_not_a_model_failure(pytester, fake_binary, le
     config = pytester_config(pytester, fake_binary)
     proc = holder(lease_dir, "cpu", "someone-else")
     try:
-        result = pytester.runpytest_subprocess("--models", "fake", "--no-builtin-cases", "--crucible-config",
+        result = pytester.runpytest_subprocess("--models", "fake", "--crucible-no-builtin-cases", "--crucible-config",
                                                str(config), "-p", "no:cacheprovider", "local.cases.yaml",
                                                "--crucible-out", "out")
     finally:
@@ -697,7 +697,7 @@ def test_lease_failure_is_an_error_not_a_model_failure(pytester, fake_binary, le
 def test_a_lease_held_by_another_run_makes_the_next_run_wait(pytester, fake_binary, lease_dir, monkeypatch):
     config = pytester_config(pytester, fake_binary, lease_timeout=30)
     proc = holder(lease_dir, "cpu", "someone-else")
-    run = subprocess.Popen([sys.executable, "-m", "pytest", "--models", "fake", "--no-builtin-cases",
+    run = subprocess.Popen([sys.executable, "-m", "pytest", "--models", "fake", "--crucible-no-builtin-cases",
                             "--crucible-config", str(config), "-p", "no:cacheprovider", "local.cases.yaml",
                             "--crucible-out", "out", "-s"], cwd=pytester.path, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)

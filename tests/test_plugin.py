@@ -77,7 +77,7 @@ def test_markers_and_keywords_select(project):
 def test_profile_and_repeats(project):
     smoke = sum("smoke" in c.tags for c in SUITE)
     assert smoke > 0
-    result = run(project, "--models", "m1", "--collect-only", "-q", "--profile", "smoke", "--repeats", "2")
+    result = run(project, "--models", "m1", "--collect-only", "-q", "--crucible-profile=smoke", "--crucible-repeats=2")
     ids = [line for line in result.outlines if "::" in line]
     assert len(ids) == 2 * smoke
     assert all(line.endswith(("[m1-r1]", "[m1-r2]")) for line in ids)
@@ -192,7 +192,7 @@ def test_user_can_override_client_fixture(project, loopback):
 def test_malformed_case_file_stops_collection_without_traceback(project):
     project.makefile(".cases.yaml", broken="cases:\n  - id: B1\n    category: math\n    difficulty: easy\n"
                      "    prompt: p\n    grader: {type: numeric}\n")
-    result = run(project, "--models", "m1", "broken.cases.yaml", "--no-builtin-cases")
+    result = run(project, "--models", "m1", "broken.cases.yaml", "--crucible-no-builtin-cases")
     assert result.ret == 2
     result.stdout.fnmatch_lines(["*broken.cases.yaml:6: case B1: field 'grader*"])
     assert "Traceback" not in result.stdout.str()
@@ -201,7 +201,7 @@ def test_malformed_case_file_stops_collection_without_traceback(project):
 def test_duplicate_ids_across_user_files(project):
     body = "cases:\n  - {id: DUP, category: math, difficulty: easy, prompt: p, grader: {type: numeric, answer: 1}}\n"
     project.makefile(".cases.yaml", one=body, two=body)
-    result = run(project, "--models", "m1", "--no-builtin-cases", "one.cases.yaml", "two.cases.yaml")
+    result = run(project, "--models", "m1", "--crucible-no-builtin-cases", "one.cases.yaml", "two.cases.yaml")
     assert result.ret == 2
     result.stdout.fnmatch_lines(["*duplicate case id*"])
 
@@ -268,7 +268,7 @@ def test_without_bwrap_code_cases_are_skipped(project, loopback, tmp_path, monke
 def test_allow_unsandboxed_runs_and_marks_the_report(project, loopback, tmp_path, monkeypatch):
     _no_bwrap_env(tmp_path, monkeypatch)
     loopback.script(handler=suite_handler("reference"))
-    result = run(project, "--models", "m1", "-k", "CO01 or CO02", "--allow-unsandboxed")
+    result = run(project, "--models", "m1", "-k", "CO01 or CO02", "--crucible-allow-unsandboxed")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*allow-unsandboxed*", "*WARNING: code cases ran unsandboxed*"])
     report = report_of(project)
@@ -282,9 +282,12 @@ def test_humaneval_import_becomes_items(project, loopback):
     from pytest_crucible.importers import load_import
     cases = load_import("humaneval")
     loopback.script(handler=suite_handler("reference", cases[:3]))
-    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--no-builtin-cases", "--collect-only", "-q")
+    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--crucible-no-builtin-cases", "--collect-only", "-q")
     assert sum("::HumanEval-" in line for line in result.outlines) == 164
-    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--no-builtin-cases",
+    assert "crucible/import/humaneval::HumanEval-7[m1]" in result.outlines
+    pasted = run(project, "--models", "m1", "crucible/import/humaneval::HumanEval-7[m1]", "--collect-only", "-q")
+    assert [line for line in pasted.outlines if "::" in line] == ["crucible/import/humaneval::HumanEval-7[m1]"]
+    result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--crucible-no-builtin-cases",
                  "-k", "HumanEval-0[ or HumanEval-1[ or HumanEval-2[ or HumanEval-3[")
     result.assert_outcomes(passed=3, failed=1)  # HumanEval-3 got no scripted solution
 
@@ -341,3 +344,179 @@ def test_last_failed_and_exitfirst(project, loopback):
     again.assert_outcomes(failed=len(math) - 1)
     stop = project.runpytest_subprocess("--models", "m1", "-m", "math", "-x")
     assert stop.parseoutcomes()["failed"] == 1
+
+
+# -- pytest's conventions (issue 15) -------------------------------------------------------------------
+
+def test_options_do_not_collide_with_other_plugins(project):
+    # pytest-profiling's --profile and similar unprefixed flags of other plugins and conftests
+    project.makeconftest("""
+        def pytest_addoption(parser):
+            for flag in ("--profile", "--repeats", "--seed", "--config", "--no-builtin-cases", "--allow-unsandboxed"):
+                parser.addoption(flag, action="store_true")
+    """)
+    result = run(project, "--models", "m1", "--profile", "--crucible-profile=smoke", "--collect-only", "-q")
+    assert result.ret == 0, result.stderr.str()
+    assert len([line for line in result.outlines if "::" in line]) == sum("smoke" in c.tags for c in SUITE)
+
+
+def test_settings_from_environment_and_ini_with_the_command_line_first(project, monkeypatch):
+    smoke = sum("smoke" in c.tags for c in SUITE)
+    hard = sum(c.hard for c in SUITE)
+    project.makeini("[pytest]\ncrucible_models = m2\ncrucible_profile = hard\n")
+    ids = lambda result: [line for line in result.outlines if "::" in line]  # noqa: E731
+    assert len(ids(run(project, "--collect-only", "-q"))) == hard
+    monkeypatch.setenv("CRUCIBLE_PROFILE", "smoke")
+    monkeypatch.setenv("CRUCIBLE_MODELS", "m1")
+    from_env = ids(run(project, "--collect-only", "-q"))
+    assert len(from_env) == smoke and all(line.endswith("[m1]") for line in from_env)
+    from_cli = ids(run(project, "--collect-only", "-q", "--crucible-profile=hard", "--models=m2"))
+    assert len(from_cli) == hard and all(line.endswith("[m2]") for line in from_cli)
+    monkeypatch.setenv("CRUCIBLE_REPEATS", "two")
+    result = run(project, "--collect-only", "-q")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*$CRUCIBLE_REPEATS: expected a whole number, got 'two'*"])
+
+
+def test_space_separated_value_that_is_a_path_is_warned_about(project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("results-outside")
+    project.makeini("[pytest]\ncrucible_profile = smoke\n")
+    smoke = sum("smoke" in c.tags for c in SUITE)
+    safe = run(project, "--models=m1", f"--crucible-out={outside}", "--collect-only", "-q")
+    assert len([line for line in safe.outlines if "::" in line]) == smoke  # the user's ini was used
+    assert "with '='" not in safe.stdout.str()
+    spaced = run(project, "--models=m1", "--crucible-out", str(outside), "--collect-only", "-q")
+    spaced.stdout.fnmatch_lines([f"*write --crucible-out={outside} (with '='): pytest chose rootdir and the ini "
+                                 f"file before it knew --crucible-out, and took {outside} for a test path*"])
+
+
+USER_CHECKS = """
+    import pytest
+    from pytest_crucible.extract import find_answer
+
+    @pytest.mark.math
+    @pytest.mark.hard
+    def test_product(crucible_ask):
+        first = crucible_ask("What is 6 times 7? End with 'Answer: <integer>'.")
+        second = crucible_ask([{"role": "user", "content": "And 7 times 6?"}], max_tokens=64)
+        assert find_answer(first.content) == "42", first.content
+        assert find_answer(second.content) == "42"
+
+    def test_knows_its_model(crucible_model):
+        assert crucible_model.name in ("m1", "m2")
+
+    def test_not_for_every_model(crucible_model):
+        pytest.skip(f"nothing to check on {crucible_model.name}")
+
+    def test_plain():
+        assert True
+"""
+
+
+def test_users_checks_run_per_model_and_land_in_rows_and_report(project, loopback):
+    loopback.script(default=Reply("Answer: 42"))
+    project.makepyfile(test_checks=USER_CHECKS)
+    result = run(project, "--models=m1,m2", "--crucible-no-builtin-cases", "test_checks.py", "-v")
+    result.assert_outcomes(passed=5, skipped=2)
+    result.stdout.fnmatch_lines(["*test_checks.py::test_product[[]m1[]] PASSED*",
+                                 "*test_checks.py::test_product[[]m2[]] PASSED*",
+                                 "*test_checks.py::test_knows_its_model[[]m2[]] PASSED*",
+                                 "*test_checks.py::test_plain PASSED*"])
+    rows = {(r["case_id"], r["model"]): r for r in rows_of(project)}
+    assert set(rows) == {(t, m) for t in ("test_product", "test_knows_its_model", "test_not_for_every_model")
+                         for m in ("m1", "m2")}
+    skipped = rows["test_not_for_every_model", "m2"]
+    assert (skipped["outcome"], skipped["reason"], skipped["requests"]) == ("skipped", "nothing to check on m2", 0)
+    product = rows["test_product", "m1"]
+    assert (product["category"], product["difficulty"], product["outcome"]) == ("math", "hard", "passed")
+    assert product["requests"] == 2 and product["answer_text"] == "Answer: 42"
+    assert product["tokens"]["completion"] >= 2 * 2  # both answers counted
+    assert rows["test_knows_its_model", "m2"]["category"] == "custom"
+    report = report_of(project)["models"]["m1"]
+    assert report["categories"]["math"]["passed"] == 1 and report["categories"]["custom"]["passed"] == 1
+    assert report["hard"]["n"] == 1
+    assert len(loopback.chat_requests) == 4 and sorted(r.body["max_tokens"] for r in loopback.chat_requests) == [64, 64, 4096, 4096]
+
+
+def test_users_checks_fail_with_a_reason_and_an_unreachable_endpoint_is_an_error(project, loopback, pytester):
+    loopback.script(default=Reply("Answer: 41"))
+    project.makepyfile(test_checks=USER_CHECKS)
+    result = run(project, "--models=m1", "--crucible-no-builtin-cases", "test_checks.py::test_product")
+    result.assert_outcomes(failed=1)
+    row = rows_of(project)[0]
+    assert row["outcome"] == "failed" and row["reason"].startswith("AssertionError: Answer: 41")
+    pytester.makefile(".yaml", models=models_yaml(LoopbackServer.down_url()))
+    result = run(project, "--models=m1", "--crucible-no-builtin-cases", "test_checks.py", "-rA")
+    result.assert_outcomes(errors=1, passed=2, skipped=1)
+    result.stdout.fnmatch_lines(["ERROR test_checks.py::test_product[[]m1[]] - infrastructure error (not scored)*"])
+    outcomes = {r["case_id"]: r["outcome"] for r in rows_of(project)}
+    assert outcomes == {"test_product": "error", "test_knows_its_model": "passed", "test_not_for_every_model": "skipped"}
+    assert report_of(project)["models"]["m1"]["total"]["errors"] == 1
+
+
+def test_without_models_a_users_check_is_skipped(pytester):
+    pytester.makepyfile(test_checks=USER_CHECKS)
+    run(pytester, "test_checks.py").assert_outcomes(passed=1, skipped=3)
+
+
+def test_failure_output_names_the_case_file_and_the_reason_alone(project, loopback, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "240")
+    loopback.script(default=Reply("Answer: -1"))
+    project.makefile(".cases.yaml", mine="cases:\n"
+                     "  - {id: U01-pass, category: math, difficulty: easy, prompt: p, grader: {type: numeric, answer: -1}}\n"
+                     "  - {id: U02-fail, category: math, difficulty: easy, prompt: q, grader: {type: numeric, answer: 7}}\n")
+    args = ("--models=m1", "--crucible-no-builtin-cases", "mine.cases.yaml")
+    result = run(project, *args, "--tb=line")
+    result.stdout.fnmatch_lines(["mine.cases.yaml:3: answer -1, expected 7"])
+    assert "plugin.py" not in result.stdout.str()
+    result = run(project, *args)
+    result.stdout.fnmatch_lines(["_*_ U02-fail[[]m1[]] _*_",
+                                 "FAILED mine.cases.yaml::U02-fail[[]m1[]] - answer -1, expected 7"])
+    assert "Failed:" not in result.stdout.str()
+    brief = run(project, *args, "-qq")
+    assert "m1: 50.0% (1/2)" in brief.stdout.str() and "  math " not in brief.stdout.str()
+    assert "  math " in result.stdout.str()
+    project.makefile(".yaml", models=models_yaml(LoopbackServer.down_url()))
+    errors = run(project, *args)
+    errors.stdout.fnmatch_lines(["ERROR mine.cases.yaml::U01-pass[[]m1[]] - infrastructure error (not scored): *"])
+    assert "Failed:" not in errors.stdout.str()
+
+
+def test_junit_xml_carries_a_json_summary_of_the_row_without_long_texts(project, loopback):
+    import xml.etree.ElementTree as ET
+    loopback.script(default=Reply("Answer: 1 " + "x" * 5000))
+    run(project, "--models=m1", "-m", "math", "--junitxml=junit.xml")
+    cases = ET.parse(project.path / "junit.xml").getroot().iter("testcase")
+    summaries = [json.loads(p.get("value")) for case in cases for p in case.iter("property") if p.get("name") == "crucible"]
+    assert len(summaries) == sum(c.category == "math" for c in SUITE)
+    assert all(s["model"] == "m1" and s["outcome"] == "failed" and s["tokens"]["completion"] > 0 for s in summaries)
+    assert not any(key in s for s in summaries for key in ("answer_text", "reasoning", "answer"))
+    assert "xxxxx" not in (project.path / "junit.xml").read_text()
+
+
+def test_no_models_yaml_names_where_it_looked(pytester, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(pytester.path / "no-config"))
+    monkeypatch.delenv("CRUCIBLE_CONFIG", raising=False)
+    result = run(pytester, "--models=nosuch", "--collect-only")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["ERROR: unknown model 'nosuch': no models.yaml found (looked for --crucible-config, "
+                                 "$CRUCIBLE_CONFIG, ./models.yaml, *models.yaml); built-in models: *"])
+    assert "<input>" not in result.stderr.str()
+
+
+def test_report_rebuilt_after_a_crash_equals_the_runs_own(project, loopback):
+    import subprocess
+    import sys
+    loopback.script(default=Reply("Answer: 1"))
+    run(project, "--models=m1", "-m", "math", "--crucible-slo=e2e=30")
+    latest = project.path / "crucible-results" / "latest"
+    written = json.loads((latest / "report.json").read_text())
+    assert json.loads((latest / "meta.json").read_text()) == written["meta"]
+    assert written["meta"]["slo"] == {"e2e_s": 30.0}
+    (latest / "report.json").unlink()  # as after a crash: rows.jsonl and meta.json only
+    (latest / "report.md").unlink()
+    subprocess.run([sys.executable, "-m", "pytest_crucible.cli", "report", str(latest)], check=True,
+                   capture_output=True)
+    rebuilt = json.loads((latest / "report.json").read_text())
+    assert {k: v for k, v in rebuilt.items() if k != "generated_at"} == {
+        k: v for k, v in written.items() if k != "generated_at"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from markupsafe import escape
 from synthetic_run import write_run
 

@@ -182,7 +182,7 @@ def test_default_sandbox_follows_configure(monkeypatch):
     monkeypatch.setattr(runner, "find_bwrap", lambda: None)
     try:
         configure(allow_unsandboxed=False)
-        assert unavailable_reason() == SKIP_REASON and "bwrap" in SKIP_REASON and "--allow-unsandboxed" in SKIP_REASON
+        assert unavailable_reason() == SKIP_REASON and "bwrap" in SKIP_REASON and "--crucible-allow-unsandboxed" in SKIP_REASON
         assert sandbox_mode() == "unavailable"
         with pytest.raises(SandboxError):
             get_sandbox()

@@ -101,7 +101,7 @@ def test_pytest_speed_run_against_llama_cpp(server, pytester):
         """))
     (pytester.path / "speed").mkdir()
     shutil.copy(ROOT / "cases" / "speed" / "speed_cases.py", pytester.path / "speed")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--no-builtin-cases", "speed",
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--crucible-no-builtin-cases", "speed",
                                            "--models", "smol", "-m", "speed", "-k", "SP01",
                                            "--crucible-speed-warmup", "0", "--crucible-speed-repeats", "1")
     assert result.ret == 0, result.stdout.str()[-3000:]

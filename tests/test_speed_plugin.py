@@ -45,7 +45,7 @@ def project(pytester, loopback, tmp_path, monkeypatch):
 
 
 def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--no-builtin-cases", "speed", *args)
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--crucible-no-builtin-cases", "speed", *args)
 
 
 def latest(pytester, name: str):

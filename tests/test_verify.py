@@ -413,3 +413,80 @@ def test_a_trace_solver_that_disagrees_is_reported(printed, message):
     case = make(agent(verify={**agent()["verify"], "solver": f"import json\nprint(json.dumps({printed}))"}), "agent")
     report = verify_cases([case])
     assert any(message in p.message for p in report.problems), [p.message for p in report.problems]
+
+
+# ------------------------------------------------------------------ tool calls: solvers, schemas, accepted replies
+
+WEATHER_TOOL = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city.",
+                                                 "parameters": {"type": "object", "properties": {
+                                                     "city": {"type": "string"},
+                                                     "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+                                                     "required": ["city"]}}}
+CALL = {"name": "get_weather", "arguments": {"city": "Lisbon", "unit": "celsius"}}
+
+
+def weather(**changes) -> dict:
+    entry = dict(id="TX01-weather", prompt="Weather in Lisbon, in celsius?", tools=[WEATHER_TOOL],
+                 grader={"type": "tool_calls", "calls": [CALL]},
+                 verify={"solver": "import json\nprint(json.dumps({'calls': [%r]}))" % CALL,
+                         "reference": {"tool_calls": [CALL]}, "wrong": ["It is sunny."]})
+    entry.update(changes)
+    return entry
+
+
+@needs_bwrap
+@pytest.mark.parametrize("printed, message", [
+    ("[%r]" % CALL, None),
+    ("{'calls': [{'name': 'get_weather', 'arguments': {'city': 'Lisbon', 'unit': 'fahrenheit'}}]}",
+     "the grader expects {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lisbon\", \"unit\": \"celsius\"}}, "
+     "which the solver does not derive"),
+    ("{'calls': [%r, %r]}" % (CALL, CALL), "the solver derives the call"),
+    ("{'values': {'x': 1}}", "a tool_calls solver prints calls, not 'values'"),
+])
+def test_a_tool_calls_solver_is_compared_with_the_expected_calls(printed, message):
+    case = make(weather(verify={**weather()["verify"], "solver": f"import json\nprint(json.dumps({printed}))"}),
+                "tooluse")
+    report = verify_cases([case])
+    if message is None:
+        assert report.problems == [] and report.answers_derived == 1
+    else:
+        assert any(message in p.message for p in report.problems), [p.message for p in report.problems]
+
+
+@needs_bwrap
+def test_a_no_call_solver_is_compared_with_the_answer_spec():
+    grader = {"type": "tool_calls", "expect_no_call": True, "answer": {"values": {"Total:": 42}}}
+    good = make(weather(grader=grader, verify={"solver": "import json\nprint(json.dumps({'values': {'Total:': 6 * 7}}))",
+                                               "reference": "Total: 42", "wrong": ["Total: 41"]}), "tooluse")
+    assert verify_cases([good]).problems == []
+    bad = make(weather(grader=grader, verify={"solver": "print('[{\"name\": \"get_weather\"}]')",
+                                              "reference": "Total: 42"}), "tooluse")
+    assert "the solver derives calls, but the grader expects none" in only_problem(verify_cases([bad]), "TX01-weather")
+
+
+def test_a_tool_schema_that_is_not_json_schema_is_a_problem():
+    broken = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "dict"}}}
+    case = make(weather(tools=[broken], verify={"reference": {"tool_calls": [CALL]}}), "tooluse")
+    assert "the parameters of tool get_weather are not a valid JSON schema" in \
+        only_problem(verify_cases([case]), "TX01-weather")
+
+
+def _accepted_cases(rejected: int, total: int) -> list:
+    """`total` one-reply cases whose accepted replies pass, except `rejected` of them."""
+    good = {"tool_calls": [CALL]}
+    bad = {"tool_calls": [{"name": "get_weather", "arguments": {"city": "Lisbon", "unit": "kelvin"}}]}
+    return [make(weather(id=f"TX{i:03d}-weather", verify={"accepted": [bad if i < rejected else good],
+                                                         "wrong": ["It is sunny."]}), "tooluse")
+            for i in range(total)]
+
+
+def test_accepted_replies_are_judged_together_and_the_rejected_ones_listed():
+    report = verify_cases(_accepted_cases(1, 100))
+    assert report.problems == [] and report.accepted_graded == 100
+    [rejected] = report.rejected
+    assert rejected.case_id == "TX000-weather"
+    assert rejected.message.endswith(": get_weather.unit: 'kelvin' is not one of ['celsius', 'fahrenheit']")
+    assert report.summary().endswith("99 of 100 possible answers accepted (99.00%))")
+    report = verify_cases(_accepted_cases(2, 100))
+    [problem] = report.problems
+    assert problem.message.startswith("2 of 100 possible answers rejected (2.00%; at most 1% may be), e.g. ")

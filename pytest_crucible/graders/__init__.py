@@ -5,46 +5,52 @@
 
 A grader of multi-turn runs sets GRADES_TRACE = True and takes the agent_loop.Trace instead of one
 response. `grade()` below is the single entry point: it refuses to grade a truncated reply as complete.
+
+Other packages add grader types through the entry point group `pytest_crucible.graders` (the entry
+point's name is the type a case writes in `grader.type`; its value a module or object with `check` and
+`grade` as above); see pytest_crucible/registry.py.
 """
 
 from __future__ import annotations
 
-import importlib
-
+from ..errors import RegistryError
+from ..registry import Registry
 from .base import Grade
 
-# type name in a case's `grader.type` -> module under pytest_crucible.graders
-_MODULES = {
-    "numeric": "numeric",
-    "exact": "exact",
-    "contains": "contains",
-    "regex": "regex",
-    "json": "json_object",
-    "checks": "checks",
-    "mapping": "mapping",
-    "tool_calls": "tool_calls",
-    "trace": "trace",
-    "code": "code",
-    "speed": "speed",
-}
+ENTRY_POINT_GROUP = "pytest_crucible.graders"
+
+# type name in a case's `grader.type` -> module of the built-in grader
+GRADERS = Registry(ENTRY_POINT_GROUP, "grader type", {
+    "numeric": f"{__name__}.numeric",
+    "exact": f"{__name__}.exact",
+    "contains": f"{__name__}.contains",
+    "regex": f"{__name__}.regex",
+    "json": f"{__name__}.json_object",
+    "checks": f"{__name__}.checks",
+    "mapping": f"{__name__}.mapping",
+    "tool_calls": f"{__name__}.tool_calls",
+    "trace": f"{__name__}.trace",
+    "code": f"{__name__}.code",
+    "speed": f"{__name__}.speed",
+}, needs=("check", "grade"))
 
 
 def grader_module(kind: str):
-    return importlib.import_module(f"{__name__}.{_MODULES[kind]}")
+    """The grader of a type (built in, or from an entry point); RegistryError when none fits."""
+    return GRADERS.get(kind)
 
 
 def known_types() -> list[str]:
-    return sorted(_MODULES)
+    return GRADERS.names()
 
 
 def check_spec(spec: dict) -> list[tuple[str | None, str]]:
-    kind = spec.get("type")
-    if kind not in _MODULES:
-        return [("type", f"unknown grader type {kind!r}; use one of {', '.join(known_types())}")]
     try:
-        module = grader_module(kind)
+        module = grader_module(spec.get("type"))
+    except RegistryError as exc:
+        return [("type", str(exc))]
     except ModuleNotFoundError:
-        return [("type", f"grader type {kind!r} is not available in this installation")]
+        return [("type", f"grader type {spec.get('type')!r} is not available in this installation")]
     return list(module.check(spec))
 
 
@@ -79,4 +85,4 @@ def _truncation(response, case) -> str:
     return f"TRUNCATED at {limit} tokens{thought}"
 
 
-__all__ = ["Grade", "check_spec", "grade", "known_types"]
+__all__ = ["ENTRY_POINT_GROUP", "GRADERS", "Grade", "check_spec", "grade", "grader_module", "known_types"]

@@ -26,8 +26,9 @@
         grounded: true                        # every number appears in the prompt or a tool result...
         allow_numbers: [3]                    # ...or here (counts and sums the model works out)
 
-Argument values compare after agent_loop.normalise; a value may also be a matcher:
-{one_of: [a, b]}, {set: [a, b]} (a list in any order) or {contains: text} (a substring, any case).
+Argument values compare after agent_loop.normalise; a value may also be a matcher (graders/matchers.py):
+{one_of: [a, b]}, {set: [a, b]} (a list in any order), {contains: text} (a substring, any case) or
+{optional: [a, b]} (may be left out).
 Every check runs; the reason is the first problem, the details list them all. A run that hit the turn
 limit, or ended without a final answer, fails.
 """
@@ -40,7 +41,7 @@ from typing import Any
 
 from ..agent_loop import Trace, normalise
 from ..extract import plain, strip_reasoning, word_pattern
-from . import json_object
+from . import json_object, matchers
 from .checks import words  # the word count the instruct checks use
 from .base import Grade
 
@@ -49,7 +50,6 @@ GRADES_TRACE = True  # graders.grade passes the trace, not one response
 _FIELDS = {"type", "calls", "order", "forbidden", "limit_to_required", "repeats", "max_calls", "stop_after",
            "after_injection", "state", "answer"}
 _ANSWER_FIELDS = {"all", "any", "forbidden", "values", "decoys", "json", "max_words", "grounded", "allow_numbers"}
-_MATCHERS = {"one_of", "set", "contains"}
 # numbers as the grounding check reads them: thousands separators joined, list markers and ordinals skipped
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DIGITS = re.compile(r"\d+(?:\.\d+)?(?![\d]|st\b|nd\b|rd\b|th\b)")
@@ -69,23 +69,10 @@ def _pattern_problem(item: Any, where: str, *, optional_ok: bool = False) -> str
     if not isinstance(item.get("arguments", {}), dict):
         return f"{where}: arguments is a mapping of argument names to values"
     for key, value in (item.get("arguments") or {}).items():
-        if _is_matcher(value) and _matcher_problem(value):
-            return f"{where}.arguments.{key}: {_matcher_problem(value)}"
+        if matchers.is_matcher(value) and matchers.problem(value):
+            return f"{where}.arguments.{key}: {matchers.problem(value)}"
     if not isinstance(item.get("optional", False), bool):
         return f"{where}: optional is true or false"
-    return None
-
-
-def _is_matcher(value) -> bool:
-    return isinstance(value, dict) and len(value) == 1 and next(iter(value)) in _MATCHERS
-
-
-def _matcher_problem(value: dict) -> str | None:
-    kind, arg = next(iter(value.items()))
-    if kind in ("one_of", "set") and not isinstance(arg, list):
-        return f"{kind} takes a list"
-    if kind == "contains" and not (isinstance(arg, str) and arg.strip()):
-        return "contains takes a non-empty string"
     return None
 
 
@@ -129,11 +116,12 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
         problems.append(("answer", "say what the final answer must hold (answer: {all: [...], ...}): "
                                    "every case is graded on what the model tells the user"))
         return problems
-    problems += _answer_problems(answer)
+    problems += answer_spec_problems(answer)
     return problems
 
 
-def _answer_problems(answer: dict) -> list[tuple[str | None, str]]:
+def answer_spec_problems(answer: dict) -> list[tuple[str | None, str]]:
+    """Problems of an `answer:` spec (shared with the tool_calls grader's no-call cases)."""
     problems = [(f"answer.{k}", f"unknown field; allowed: {', '.join(sorted(_ANSWER_FIELDS))}")
                 for k in answer if k not in _ANSWER_FIELDS]
     if "decoys" in answer and not answer.get("values"):
@@ -175,17 +163,12 @@ def _answer_problems(answer: dict) -> list[tuple[str | None, str]]:
 
 # ------------------------------------------------------------------------------------------ matching
 
-def value_fits(got: Any, want: Any) -> bool:
-    if _is_matcher(want):
-        kind, arg = next(iter(want.items()))
-        if kind == "one_of":
-            return any(value_fits(got, w) for w in arg)
-        if kind == "contains":
-            return isinstance(got, str) and normalise(arg) in normalise(got)
-        return isinstance(got, list) and sorted(map(repr, normalise(got))) == sorted(map(repr, normalise(arg)))
-    if isinstance(want, dict) and isinstance(got, dict):
-        return all(k in got and value_fits(got[k], v) for k, v in want.items())
+def _same(got: Any, want: Any) -> bool:
     return normalise(got) == normalise(want)
+
+
+def value_fits(got: Any, want: Any) -> bool:
+    return matchers.fits(got, want, _same)
 
 
 def call_fits(pattern: Any, name: str, args: dict | None) -> bool:
@@ -195,7 +178,7 @@ def call_fits(pattern: Any, name: str, args: dict | None) -> bool:
     if name != pattern["name"]:
         return False
     wanted = pattern.get("arguments") or {}
-    return not wanted or (args is not None and all(k in args and value_fits(args[k], v) for k, v in wanted.items()))
+    return not wanted or (args is not None and value_fits(args, wanted))
 
 
 def _show_call(name: str, arguments: str) -> str:
@@ -211,23 +194,8 @@ def _show_pattern(pattern) -> str:
 
 
 def _assign(expected: list, actual: list[tuple[str, dict | None]]) -> list[int | None]:
-    """A largest assignment of expected calls to distinct actual calls (augmenting paths)."""
-    fits = [[call_fits(e, n, a) for n, a in actual] for e in expected]
-    owner: dict[int, int] = {}
-
-    def place(i: int, seen: set[int]) -> bool:
-        for j, ok in enumerate(fits[i]):
-            if ok and j not in seen:
-                seen.add(j)
-                if j not in owner or place(owner[j], seen):
-                    owner[j] = i
-                    return True
-        return False
-
-    for i in range(len(expected)):
-        place(i, set())
-    given = {i: j for j, i in owner.items()}
-    return [given.get(i) for i in range(len(expected))]
+    """A largest assignment of expected calls to distinct actual calls."""
+    return matchers.assign([[call_fits(e, n, a) for n, a in actual] for e in expected])
 
 
 def _in_order(expected: list, actual) -> list[int | None]:
@@ -246,7 +214,9 @@ def _why_missing(pattern: dict, actual) -> str:
     for name, args in actual:
         if name != pattern["name"]:
             continue
-        wrong = [(k, w) for k, w in wanted.items() if args is None or k not in args or not value_fits(args[k], w)]
+        wrong = [(k, w) for k, w in wanted.items()
+                 if args is None or (k not in args and not matchers.may_be_absent(w))
+                 or (k in args and not value_fits(args[k], w))]
         if best is None or len(wrong) < len(best[1]):
             best = (args, wrong)
     if best is None:

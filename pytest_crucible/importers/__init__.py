@@ -2,44 +2,59 @@
 
 The data always comes from the benchmark's own installed package (never copied into this
 repository); a missing package is a clear error that names what to `pip install`.
+
+An importer is a module (or object) with
+
+    data_files() -> list[Path]                 # the installed files its cases come from
+    load(path: Path | None = None) -> list[Case]   # the cases of one of those files (None: all of them)
+
+`pytest --crucible-import NAME` collects each data file as a file of items, so every item points at the
+file its case came from. Other packages add importers through the entry point group
+`pytest_crucible.importers` (see pytest_crucible/registry.py); names ignore case, '-' and '_'.
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from ..case import Case
+from ..errors import CaseError, RegistryError
+from ..registry import Registry
 
-# import name -> module under pytest_crucible.importers (each exposes NAME, PACKAGE and load())
-_IMPORTERS = {"humaneval": "humaneval"}
-
-
-def available() -> list[str]:
-    return sorted(_IMPORTERS)
+ENTRY_POINT_GROUP = "pytest_crucible.importers"
 
 
 def _key(name: str) -> str:
     return name.strip().lower().replace("-", "").replace("_", "")
 
 
-def _module(name: str):
-    from ..errors import CaseError
-
-    key = _key(name)
-    if key not in _IMPORTERS:
-        raise CaseError(f"unknown import {name!r}; available: {', '.join(available())}", file=f"import {name}")
-    return importlib.import_module(f"{__name__}.{_IMPORTERS[key]}")
+IMPORTERS = Registry(ENTRY_POINT_GROUP, "import", {
+    "humaneval": f"{__name__}.humaneval",
+    "bfcl": f"{__name__}.bfcl",
+}, needs=("data_files", "load"), key=_key)
 
 
-def load_import(name: str) -> list[Case]:
-    """The cases of a public benchmark, e.g. load_import("humaneval") -> 164 coding cases."""
-    return _module(name).load()
+def available() -> list[str]:
+    return IMPORTERS.names()
 
 
-def import_source(name: str) -> Path:
-    """The installed data file an import reads (pytest collects the import's items from it)."""
-    return _module(name).data_file()
+def importer(name: str):
+    """The importer registered under `name`; CaseError (naming the import) when there is none."""
+    try:
+        return IMPORTERS.get(name)
+    except RegistryError as exc:
+        raise CaseError(str(exc), file=f"import {name}") from None
 
 
-__all__ = ["available", "import_source", "load_import"]
+def load_import(name: str, path: Path | None = None) -> list[Case]:
+    """The cases of a public benchmark, e.g. load_import("humaneval") -> 164 coding cases; with `path`
+    (one of its data files) only that file's."""
+    return list(importer(name).load(path))
+
+
+def import_files(name: str) -> list[Path]:
+    """The installed data files an import reads (pytest collects the import's items from them)."""
+    return [Path(p) for p in importer(name).data_files()]
+
+
+__all__ = ["ENTRY_POINT_GROUP", "IMPORTERS", "available", "import_files", "importer", "load_import"]

@@ -55,8 +55,8 @@ _F_SETPIPE_SZ, _F_GETPIPE_SZ = 1031, 1032   # fcntl.h (Linux)
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 
 SKIP_REASON = ("no sandbox: bubblewrap (bwrap) is not installed, and code cases run model code only "
-               "inside it (install bubblewrap, or pass --allow-unsandboxed to run code without isolation)")
-UNSANDBOXED_WARNING = ("--allow-unsandboxed: bubblewrap (bwrap) is not installed, so model-written code "
+               "inside it (install bubblewrap, or pass --crucible-allow-unsandboxed to run code without isolation)")
+UNSANDBOXED_WARNING = ("--crucible-allow-unsandboxed: bubblewrap (bwrap) is not installed, so model-written code "
                        "runs WITHOUT isolation (plain `python -I` in a temporary directory, with rlimits "
                        "only); the report marks this run as unsandboxed")
 
@@ -147,7 +147,8 @@ class Sandbox:
         if path is None and not allow_unsandboxed:
             raise SandboxError("bubblewrap (bwrap) not found on PATH; install it (apt install bubblewrap, "
                                "dnf install bubblewrap, ...) or allow unsandboxed execution "
-                               "(--allow-unsandboxed) to run code without isolation")
+                               "(--crucible-allow-unsandboxed; `crucible cases verify --allow-unsandboxed`) to run code "
+                               "without isolation")
         self.bwrap = path
         self.unsandboxed = path is None
         self.python = os.path.realpath(sys.executable)
@@ -531,7 +532,7 @@ _default_lock = threading.Lock()
 
 
 def configure(*, allow_unsandboxed: bool = False) -> None:
-    """Set whether code may run without bwrap in this process (the plugin's --allow-unsandboxed)."""
+    """Set whether code may run without bwrap in this process (the plugin's --crucible-allow-unsandboxed)."""
     _settings["allow_unsandboxed"] = bool(allow_unsandboxed)
 
 
@@ -543,7 +544,7 @@ def unavailable_reason() -> str | None:
 
 
 def sandbox_mode() -> str:
-    """"bwrap", "unsandboxed" (no bwrap, --allow-unsandboxed given) or "unavailable"."""
+    """"bwrap", "unsandboxed" (no bwrap, --crucible-allow-unsandboxed given) or "unavailable"."""
     if bwrap_available():
         return "bwrap"
     return "unsandboxed" if _settings["allow_unsandboxed"] else "unavailable"

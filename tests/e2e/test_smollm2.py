@@ -156,7 +156,7 @@ def write_run_files(pytester, cases: str = CASES):
 
 
 def run_args(config: Path, out: str, cases="e2e.cases.yaml"):
-    return ["--models", "smollm2", "--no-builtin-cases", "--crucible-config", str(config),
+    return ["--models", "smollm2", "--crucible-no-builtin-cases", "--crucible-config", str(config),
             "--crucible-out", out, "-p", "no:cacheprovider", cases]
 
 

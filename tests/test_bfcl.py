@@ -1,0 +1,165 @@
+"""BFCL imported from the installed `bfcl-eval` package: five categories as tooluse cases, graded by the
+tool_calls grader against BFCL's possible answers; at least 99% of those answers are accepted and the
+rest are listed with the reason; refusals, prose and unlisted values fail."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import Counter
+
+import pytest
+from loopback import Reply
+
+from pytest_crucible.errors import CaseError
+from pytest_crucible.graders import grade
+from pytest_crucible.importers import available, import_files, load_import
+from pytest_crucible.importers import bfcl
+from pytest_crucible.verify import ACCEPTED_SHARE, response_from, verify_cases
+
+# found, never imported: the importer reads the package's data files, not its code (whose own
+# dependencies a --no-deps install leaves out)
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("bfcl_eval") is None, reason="pip install --no-deps bfcl-eval")
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return {c.id: c for c in load_import("bfcl")}
+
+
+def call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def graded(case, *calls, content: str = ""):
+    return grade(case, response_from({"content": content, "tool_calls": list(calls)}))
+
+
+def test_five_categories_from_the_packages_data_files(cases):
+    assert "bfcl" in available()
+    files = import_files("bfcl")
+    assert [f.name for f in files] == ["BFCL_v4_simple_python.json", "BFCL_v4_multiple.json", "BFCL_v4_parallel.json",
+                                       "BFCL_v4_parallel_multiple.json", "BFCL_v4_irrelevance.json"]
+    assert all(f.parent == bfcl.package_dir() / "data" for f in files)
+    assert Counter(c.family for c in cases.values()) == {"BFCL-simple": 400, "BFCL-multiple": 200, "BFCL-parallel": 200,
+                                                         "BFCL-parallel-multiple": 200, "BFCL-irrelevance": 240}
+    assert all(c.category == "tooluse" and "bfcl" in c.tags for c in cases.values())
+    assert [c.id for c in load_import("bfcl", files[3])][:2] == ["BFCL-parallel-multiple-0", "BFCL-parallel-multiple-1"]
+
+
+def test_a_simple_question_becomes_a_tool_and_an_expected_call(cases):
+    case = cases["BFCL-simple-0"]
+    assert (case.title, case.difficulty, case.line) == ("simple_python_0", "easy", 1)
+    assert case.file.endswith("BFCL_v4_simple_python.json")
+    assert case.messages == ({"role": "user", "content": "Find the area of a triangle with a base of 10 units "
+                                                         "and height of 5 units."},)
+    [tool] = case.tools
+    assert tool["function"]["name"] == "calculate_triangle_area"
+    assert tool["function"]["parameters"]["type"] == "object"  # BFCL writes "dict"
+    assert case.grader == {"type": "tool_calls", "order": "any", "allow_extra": False, "arguments_match": "exact",
+                           "strings": "loose", "calls": [call("calculate_triangle_area", base=10, height=5,
+                                                              unit={"optional": ["units"]})]}
+    assert case.verify["accepted"] == [{"tool_calls": [call("calculate_triangle_area", base=10, height=5, unit="units")]},
+                                       {"tool_calls": [call("calculate_triangle_area", base=10, height=5)]}]
+
+
+def test_python_type_names_and_dotted_names_are_translated(cases):
+    assert cases["BFCL-simple-1"].tools[0]["function"]["name"] == "math_factorial"  # math.factorial
+    coords = cases["BFCL-simple-83"].tools[0]["function"]["parameters"]["properties"]["coord1"]
+    assert coords["type"] == "array" and coords["items"] == {"type": "number"}  # tuple of float
+    data = cases["BFCL-simple-109"].tools[0]["function"]["parameters"]["properties"]["data"]
+    assert "type" not in data  # any
+    optional = cases["BFCL-simple-182"].tools[0]["function"]["parameters"]["properties"]["year"]
+    assert "optional" not in optional and optional["type"] == "integer"
+
+
+@pytest.mark.parametrize("calls, content", [
+    ([call("calculate_triangle_area", base=10, height=5)], ""),
+    ([call("calculate_triangle_area", height=5.0, base=10, unit="Units")], "Let me compute that."),
+])
+def test_model_like_replies_pass(cases, calls, content):
+    result = graded(cases["BFCL-simple-0"], *calls, content=content)
+    assert result.passed, result.reason
+
+
+@pytest.mark.parametrize("calls, reason", [
+    ([], "0 calls, expected 1 (answered in text instead)"),
+    ([call("calculate_triangle_area", base=5, height=10)], "calculate_triangle_area.base = 5, expected 10"),
+    ([call("calculate_triangle_area", base=10, height=5, unit="cm")],
+     'calculate_triangle_area.unit = "cm", expected "units" (or left out)'),
+    ([call("calculate_triangle_area", base=10, height=5, precision=2)], "calculate_triangle_area.precision not expected"),
+    ([call("calculate_triangle_area", base="10", height=5)], "calculate_triangle_area.base: '10' is not of type 'integer'"),
+    ([call("calculate_triangle_area", base=10, height=5)] * 2, "2 calls, expected 1"),
+])
+def test_wrong_calls_fail_with_a_reason(cases, calls, reason):
+    result = graded(cases["BFCL-simple-0"], *calls, content="The area is 25." if not calls else "")
+    assert (result.passed, result.reason) == (False, reason)
+
+
+def test_parallel_calls_in_any_order_with_loose_strings(cases):
+    case = cases["BFCL-parallel-0"]  # Taylor Swift 20 minutes, Maroon 5 15 minutes
+    assert graded(case, call("spotify_play", artist="maroon 5", duration=15),
+                  call("spotify_play", artist="Taylor-Swift", duration=20)).passed
+    one = graded(case, call("spotify_play", artist="Taylor Swift", duration=20))
+    assert one.reason == "1 calls, expected 2"
+    swapped = graded(case, call("spotify_play", artist="Taylor Swift", duration=15),
+                     call("spotify_play", artist="Maroon 5", duration=20))
+    assert not swapped.passed and "duration" in swapped.reason
+
+
+def test_irrelevance_passes_a_reply_without_a_call(cases):
+    case = cases["BFCL-irrelevance-0"]  # a triangle's area, with only a body-mass-index function
+    assert case.grader == {"type": "tool_calls", "expect_no_call": True}
+    assert graded(case, content="I have no function for triangle areas; it is 25 square metres.").passed
+    result = graded(case, call("determine_body_mass_index", weight=10, height=5))
+    assert result.reason == "called determine_body_mass_index (expected no tool call)"
+
+
+def test_verify_accepts_at_least_99_percent_of_the_possible_answers_and_lists_the_rest(cases):
+    report = verify_cases(list(cases.values()))
+    assert report.problems == [], "\n".join(map(str, report.problems[:20]))
+    assert report.accepted_graded >= 3500  # every listed value of every argument, and parallel calls reversed
+    share = 1 - len(report.rejected) / report.accepted_graded
+    assert ACCEPTED_SHARE <= share < 1
+    assert report.references_graded == 3 * 1000 + 2 * 240  # the wrong replies, all of which fail
+    by_reason = Counter(p.message.rsplit(": ", 1)[-1].split(" ")[-1] for p in report.rejected)
+    assert all(p.message.startswith("verify.accepted[") for p in report.rejected)
+    # what BFCL lists but the function's own schema refuses, e.g. an enum written in another case
+    assert any("'bronze' is not one of ['Bronze'" in p.message for p in report.rejected), by_reason
+    assert any("'formatted' is a required property" in p.message for p in report.rejected)
+    print(f"\nBFCL: {report.summary()}")
+
+
+def test_a_missing_package_names_what_to_install(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "bfcl_eval" else real(name, *a))
+    with pytest.raises(CaseError, match=r"pip install --no-deps bfcl-eval"):
+        load_import("bfcl")
+
+
+def test_the_cli_lists_the_rejected_answers(tmp_path, capsys):
+    from pytest_crucible.cli import main
+
+    empty = tmp_path / "none"
+    empty.mkdir()
+    code = main(["cases", "verify", str(empty), "--import", "bfcl"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    rejected = [line for line in out if line.startswith("rejected possible answer: ")]
+    assert rejected and all("BFCL-" in line and "verify.accepted[" in line for line in rejected)
+    assert out[-1].startswith("1240 cases checked, 0 with problems (") and "possible answers accepted (99." in out[-1]
+
+
+def test_pytest_collects_every_category_and_grades_the_calls(pytester, loopback):
+    pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
+                                     "models:\n  - {name: m1, provider: loop}\n")
+    args = ["-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "--crucible-import", "bfcl"]
+    result = pytester.runpytest_subprocess(*args, "--collect-only", "-q")
+    assert sum("::BFCL-" in line for line in result.outlines) == 1240
+    right = json.dumps({"base": 10, "height": 5})
+    loopback.script(handler=lambda body: Reply(tool_calls=[{"name": "calculate_triangle_area", "arguments": right}])
+                    if "triangle with a base of 10" in body["messages"][-1]["content"]
+                    else Reply("I cannot do that with these functions."))
+    result = pytester.runpytest_subprocess(*args, "-k", "BFCL-simple-0[ or BFCL-simple-1[ or BFCL-irrelevance-0[")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*_ BFCL-simple-1[[]m1] _*", "0 calls, expected 1 (answered in text instead)"])
