@@ -158,3 +158,34 @@ def test_in_chromium_no_errors_no_requests_and_the_table_filters(tmp_path, brows
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     assert (tmp_path / "report.png").stat().st_size > 50_000
     assert browser_page.errors == []
+
+
+def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, monkeypatch):
+    """Through pytest: the page is written beside report.md, the card has a bar per category and the
+    page's path; -q drops the speed block, -qq keeps one line per model."""
+    from loopback import Reply
+    monkeypatch.setenv("COLUMNS", "200")
+    loopback.script(rules=[("two", Reply("Answer: 2"))], default=Reply("Answer: -1"))
+    pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
+                      "models:\n  - {name: m1, provider: loop}\n")
+    pytester.makefile(".cases.yaml", mine="cases:\n"
+                      "  - {id: U01, category: math, difficulty: hard, prompt: one, grader: {type: numeric, answer: 1}}\n"
+                      "  - {id: U02, category: math, difficulty: easy, prompt: two, grader: {type: numeric, answer: 2}}\n"
+                      "  - {id: U03, category: reasoning, difficulty: easy, prompt: two too, grader: {type: numeric, answer: 2}}\n")
+    args = ("-p", "no:cacheprovider", "--models=m1", "--crucible-no-builtin-cases", "mine.cases.yaml")
+    result = pytester.runpytest_subprocess(*args)
+    run_dir = (pytester.path / "crucible-results" / "latest").resolve()
+    page = (run_dir / HTML_FILE).read_text()
+    assert "pytest-crucible report " + run_dir.name in page
+    result.stdout.fnmatch_lines([
+        "*crucible summary*",
+        "m1: 66.7% (2/3) [[]21%-94%[]], hard 0% (0/1), errors 0, skipped 0, cost $0.0000",
+        "  math       ██████████░░░░░░░░░░ 50% (1/2)",
+        "  reasoning  ████████████████████ 100% (1/1)",
+        "  latency    TTFT * s, decode * (medians of 3 graded requests)",
+        f"report: {run_dir.relative_to(pytester.path)}/report.html (beside it: report.json, report.md, rows.jsonl)",
+    ])
+    quiet = pytester.runpytest_subprocess(*args, "-q").stdout.str()
+    assert "  math       ██████████░░░░░░░░░░ 50% (1/2)" in quiet
+    very_quiet = pytester.runpytest_subprocess(*args, "-qq").stdout.str()
+    assert "m1: 66.7% (2/3)" in very_quiet and "  math " not in very_quiet
