@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from starlette.routing import Route
 
 from . import runs
@@ -133,9 +133,8 @@ def _nav(run_id: str | None = None) -> list[tuple[str, str]]:
     return links
 
 
-def _page(name: str, status: int = 200, **context) -> HTMLResponse:
-    html = templates().get_template(name).render(policy=None, **context)
-    return HTMLResponse(html, status_code=status)
+def _page(name: str, **context) -> HTMLResponse:
+    return HTMLResponse(templates().get_template(name).render(policy=None, **context))
 
 
 def _run_or_404(request: Request) -> Path:
@@ -177,9 +176,7 @@ async def run_report(request: Request) -> HTMLResponse:
 
 async def run_live(request: Request) -> HTMLResponse:
     run_dir = _run_or_404(request)
-    meta = run_meta(run_dir)
-    return _page("live.html", title=f"live: {run_dir.name}", links=_nav(run_dir.name), run_id=run_dir.name,
-                 state=runs.run_state(run_dir, meta), models=list(meta.get("models") or []))
+    return _page("live.html", title=f"live: {run_dir.name}", links=_nav(run_dir.name), run_id=run_dir.name)
 
 
 def live_fields(row: dict) -> dict:
@@ -300,12 +297,7 @@ async def compare_page(request: Request) -> HTMLResponse:
                     compare_run_dirs, base_dir, new_dir, context["base_model"] or None, context["new_model"] or None)
             except ValueError as exc:  # e.g. several models and none chosen
                 context["problem"] = str(exc)
-    return _page("compare.html", status=200, **context)
-
-
-async def latest_redirect(request: Request) -> RedirectResponse:
-    found = await run_in_threadpool(runs.list_runs, request.app.state.results_dir)
-    return RedirectResponse(f"/runs/{quote(found[0].run_id)}" if found else "/", status_code=302)
+    return _page("compare.html", **context)
 
 
 def build_app(results_dir: str | os.PathLike, *, token: str | None = None, loopback: bool = True) -> Starlette:
@@ -318,7 +310,6 @@ def build_app(results_dir: str | os.PathLike, *, token: str | None = None, loopb
         middleware.append(Middleware(TokenGate, token=token))
     app = Starlette(routes=[
         Route("/", run_list, methods=["GET"]),
-        Route("/latest", latest_redirect, methods=["GET"]),
         Route("/compare", compare_page, methods=["GET"]),
         Route("/runs/{run_id}", run_report, methods=["GET"]),
         Route("/runs/{run_id}/live", run_live, methods=["GET"]),
