@@ -161,7 +161,7 @@ def tradeoff_chart(models: dict, colours: dict[str, str]) -> str | None:
             if min(xs) > 0 and max(xs) / min(xs) > 30:
                 ax.set_xscale("log")
             else:
-                ax.set_xlim(left=0, right=max(xs) * 1.25)
+                ax.set_xlim(left=0, right=max(xs) * 1.25 or 1.0)  # all zero: any scale will do
         axes[0].set_ylabel("pass rate (95% interval)")
         axes[0].yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
         axes[0].set_ylim(0, 1.05)

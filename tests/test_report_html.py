@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from markupsafe import escape
 from synthetic_run import write_run
 
@@ -189,3 +190,17 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
     assert "  math       ██████████░░░░░░░░░░ 50% (1/2)" in quiet
     very_quiet = pytester.runpytest_subprocess(*args, "-qq").stdout.str()
     assert "m1: 66.7% (2/3)" in very_quiet and "  math " not in very_quiet
+
+
+@pytest.mark.parametrize("rows", [
+    [],
+    [row("a", "M1", "math", "hard", "error", "endpoint unreachable")],
+    [row("a", "M1", "math", "hard", "skipped", "needs 131072 tokens of context")],
+    [row("a", "M1", "math", "easy", "passed", timings={"ttft_s": 0.0, "e2e_s": 0.0, "decode_tps": None})],
+    [row("a", "T1", "tooluse", "easy", "failed", "1 calls, expected 3", answer={"calls": [1]},
+         tool_calls=[{"name": "f", "arguments": {"x": 1}}], turns=[{}, {}])],
+], ids=["no rows", "errors only", "skips only", "zero timings", "tool calls"])
+def test_thin_runs_still_make_a_page_without_warnings(rows, recwarn):
+    html = page_of(rows, {})
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    assert [str(w.message) for w in recwarn] == []
