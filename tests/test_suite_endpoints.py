@@ -1,0 +1,57 @@
+"""The whole built-in suite, run through the plugin against endpoints that must score nothing: one that
+refuses, one that parrots the prompt back, one that sprays every small number, yes/no, JSON and a stub
+function in every reply, and one that calls every offered tool with empty arguments. Every item must be
+a failure: not a pass, and not an error either (a hostile reply is the model's fault, never the
+infrastructure's)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from loopback import Reply
+
+from pytest_crucible.case import load_cases
+
+SCORED = [c for c in load_cases() if c.category != "speed"]
+
+SPRAY = ("Answer: " + ", ".join(str(n) for n in range(201)) + "\n"
+         + "\n".join(f"Answer: {n}" for n in range(0, 201, 7)) + "\nyes no true false\n"
+         "```json\n{\"answer\": null, \"result\": [], \"value\": 0}\n```\n"
+         "```python\ndef solve(*args, **kwargs):\n    return None\n```\n")
+
+
+def _last_user(body: dict) -> str:
+    users = [m.get("content") for m in body.get("messages", []) if m.get("role") == "user"]
+    return users[-1] if users and isinstance(users[-1], str) else ""
+
+
+def _every_tool(body: dict) -> Reply:
+    names = [t["function"]["name"] for t in body.get("tools") or []]
+    if not names or any(m.get("role") == "tool" for m in body.get("messages", [])):
+        return Reply("Done.")
+    return Reply(tool_calls=[{"name": n, "arguments": {}} for n in names])
+
+
+HANDLERS = {
+    "refusal": lambda body: Reply("I'm sorry, but I can't help with that."),
+    "parrot": lambda body: Reply(_last_user(body)),
+    "spray": lambda body: Reply(SPRAY),
+    "every tool, empty arguments": _every_tool,
+}
+
+
+@pytest.mark.parametrize("kind", list(HANDLERS))
+def test_a_hostile_endpoint_passes_nothing(pytester, loopback, kind):
+    pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
+                                     "models:\n  - {name: m1, provider: loop, context_length: 200000}\n")
+    loopback.script(handler=HANDLERS[kind])
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models=m1", "-m", "not speed", "-q",
+                                           "-n", "2")
+    rows = [json.loads(line) for line in
+            (pytester.path / "crucible-results" / "latest" / "rows.jsonl").read_text().splitlines()]
+    outcomes = {}
+    for row in rows:
+        outcomes.setdefault(row["outcome"], []).append(row["case_id"])
+    assert len(rows) == len(SCORED), result.stdout.str()[-2000:]
+    assert set(outcomes) == {"failed"}, {k: v[:10] for k, v in outcomes.items() if k != "failed"}
