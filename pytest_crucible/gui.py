@@ -34,6 +34,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, StreamingRespon
 from starlette.routing import Route
 
 from . import runs
+from .errors import InputError
 from .report import aggregate
 from .report_html import render_html, templates
 from .store import ROWS_FILE, read_rows, run_meta
@@ -228,13 +229,13 @@ def _pick(models: list[str], wanted: str | None, fallback: str | None, side: str
     """The model of one side: the one named, the run's only one, or the other side's if this run has it."""
     if wanted:
         if wanted not in models:
-            raise ValueError(f"the {side} run has no model {wanted!r} (it has {', '.join(models)})")
+            raise InputError(f"the {side} run has no model {wanted!r} (it has {', '.join(models)})")
         return wanted
     if len(models) == 1:
         return models[0]
     if fallback in models:
         return fallback
-    raise ValueError(f"the {side} run has {len(models)} models ({', '.join(models)}): name the {side} model")
+    raise InputError(f"the {side} run has {len(models)} models ({', '.join(models)}): name the {side} model")
 
 
 def compare_run_dirs(base_dir: Path, new_dir: Path, base_model: str | None, new_model: str | None) -> dict:
@@ -295,7 +296,7 @@ async def compare_page(request: Request) -> HTMLResponse:
             try:
                 context["result"] = await run_in_threadpool(
                     compare_run_dirs, base_dir, new_dir, context["base_model"] or None, context["new_model"] or None)
-            except ValueError as exc:  # e.g. several models and none chosen
+            except InputError as exc:  # e.g. several models and none chosen
                 context["problem"] = str(exc)
     return _page("compare.html", **context)
 
