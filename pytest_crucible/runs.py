@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .report import OUTCOMES
 from .store import ROWS_FILE, read_rows, run_meta
 
 REPORT_FILE = "report.json"
 RECENT_S = 120
 RUN_ID_TIME = re.compile(r"^(\d{8}-\d{6})")
-OUTCOMES = ("passed", "failed", "error", "skipped")
 
 
 @dataclass
