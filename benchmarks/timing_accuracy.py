@@ -51,7 +51,8 @@ for _p in (str(ROOT), str(TESTS)):
 from pytest_crucible.case import Case  # noqa: E402
 from pytest_crucible.client import ChatClient  # noqa: E402
 from pytest_crucible.config import ModelSpec, Provider  # noqa: E402
-from pytest_crucible.speed.runner import run_speed_case  # noqa: E402
+from pytest_crucible.kinds import RunSettings  # noqa: E402
+from pytest_crucible.runner import run_case  # noqa: E402
 from pytest_crucible.speed.settings import SpeedSettings  # noqa: E402
 from loopback import TIMINGS_PATH  # noqa: E402
 
@@ -165,7 +166,7 @@ def busy_processes(count: int):
 
 def speed_case(case_id: str, prompt: str, max_tokens: int) -> Case:
     return Case(id=case_id, category="speed", difficulty="easy", messages=({"role": "user", "content": prompt},),
-                grader={"type": "speed"}, max_tokens=max_tokens)
+                grader={}, speed={}, max_tokens=max_tokens)
 
 
 def server_timings(base_url: str) -> dict[str, dict]:
@@ -188,13 +189,14 @@ def measure_scenario(base_url: str, scenario: Scenario, *, repeats: int = 5, war
     client = client or ChatClient(base_url, None, model_id=MODEL_ID, max_retries=0, timeout=30)
     try:
         case = speed_case("TIMING", scenario.prompt, scenario.tokens + scenario.reasoning + 8)
-        row = run_speed_case(case, model, client, settings=SpeedSettings(warmup=warmup, repeats=repeats))
+        row = run_case(case, model, client,
+                       settings=RunSettings(speed=SpeedSettings(warmup=warmup, repeats=repeats)))
     finally:
         if own:
             client.close()
-    if row["outcome"] == "error":
-        raise RuntimeError(row["reason"])
-    samples = row["speed"]["samples"]
+    if row.outcome == "error":
+        raise RuntimeError(row.reason)
+    samples = row.speed["samples"]
     sent = server_timings(base_url)
     real = [next(v for k, v in sent.items() if k.startswith(f"[{s['nonce']}]")) for s in samples]
     ttft = [s["ttft_s"] for s in samples]

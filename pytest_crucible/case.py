@@ -31,8 +31,26 @@ PYTHON_SUFFIX = "_cases.py"
 _FIELDS = {
     "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
     "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes", "family",
-    "simulation",
+    "simulation", "speed",
 }
+# Request fields that `params` (a case's or a model's) may not set: the client sets them, or they would
+# change what one item is (several choices, another model). Each with what to write instead.
+REFUSED_PARAMS = {
+    "stream": "every request is streamed; remove it",
+    "stream_options": "the client asks for usage itself; remove it",
+    "n": "one item is one answer; use --crucible-repeats N to ask several times",
+    "model": "the model comes from --models and models.yaml (model_id)",
+    "messages": "write prompt: or messages: on the case",
+    "max_tokens": "write max_tokens: on the case (or on the model in models.yaml)",
+    "max_completion_tokens": "write max_tokens: on the case (or on the model in models.yaml)",
+    "tools": "write tools: on the case",
+    "tool_choice": "write tool_choice: on the case",
+}
+
+
+def refused_params(params: dict) -> list[tuple[str, str]]:
+    """(key, what to write instead) for every field of `params` that a request may not take from it."""
+    return [(key, REFUSED_PARAMS[key]) for key in params if key in REFUSED_PARAMS]
 
 
 @dataclass(frozen=True)
@@ -57,6 +75,7 @@ class Case:
     notes: str = ""    # why the case is as hard as its tier says (search space, steps, traps)
     # simulated tools: the case is asked in turns through agent_loop (empty: one request)
     simulation: dict = field(default_factory=dict)
+    speed: dict | None = None  # speed cases: the measurement plan {warmup, repeats, concurrency}
 
     @property
     def hard(self) -> bool:
@@ -78,6 +97,8 @@ class Case:
                  "timeout_s": self.timeout_s}
         if self.simulation:  # only when present: single-turn cases keep their hashes
             asked["simulation"] = self.simulation
+        if self.speed is not None:
+            asked["speed"] = self.speed
         text = json.dumps(asked, sort_keys=True, ensure_ascii=False, default=_hash_text)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -176,9 +197,10 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
 
 def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_line: int | None = None) -> Case:
     """Validate one raw mapping (from YAML or Python) into a Case; `default_line` is where a mapping
-    without a line of its own (a generated one) was made."""
+    without a line of its own (a generated one) was made. A ready Case (a Python case file may build
+    them) is checked for what its constructor cannot know."""
     if isinstance(entry, Case):
-        return entry
+        return _checked(entry)
     file = str(path)
     line = getattr(entry, "line", None) or default_line
     if not isinstance(entry, dict):
@@ -211,15 +233,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         raise fail(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}", "difficulty")
 
     messages = _build_messages(merged, fail)
-
-    grader = merged.get("grader")
-    if isinstance(grader, str):
-        grader = {"type": grader}
-    if not isinstance(grader, dict) or not isinstance(grader.get("type"), str):
-        raise fail("write a grader mapping with a type, e.g. grader: {type: numeric, answer: 42}", "grader")
-    from .graders import check_spec  # late import: graders import Case for typing only
-    for fld, message in check_spec(grader):
-        raise fail(message, f"grader.{fld}" if fld else "grader")
+    grader, speed = _grader_or_plan(merged, category, fail)
 
     tools = merged.get("tools") or []
     if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
@@ -236,12 +250,14 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
     params = merged.get("params") or {}
     if not isinstance(params, dict):
         raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
+    for key, instead in refused_params(params):
+        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
     tags = merged.get("tags") or []
     if isinstance(tags, str):
         tags = [tags]
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
         raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
-    if grader["type"] == "judge" and "judged" not in tags:
+    if grader.get("type") == "judge" and "judged" not in tags:
         tags = [*tags, "judged"]
     timeout_s = merged.get("timeout_s")
     if timeout_s is not None and (not isinstance(timeout_s, (int, float)) or isinstance(timeout_s, bool)
@@ -265,7 +281,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         timeout_s=float(timeout_s) if timeout_s is not None else None, min_context=min_context,
         verify=_plain(verify), title=merged.get("title") or "", file=file, line=line or 0,
         family=merged.get("family") or "", notes=merged.get("notes") or "",
-        simulation=_plain(simulation),
+        simulation=_plain(simulation), speed=_plain(speed) if speed is not None else None,
     )
 
 
@@ -273,7 +289,7 @@ def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
     """A simulation (multi-turn tools, see agent_loop) goes with tools and the trace grader."""
     simulation = merged.get("simulation")
     if simulation is None:
-        if grader["type"] == "trace":
+        if grader.get("type") == "trace":
             raise fail("the trace grader grades a multi-turn run: add simulation: {tools: ...} "
                        "(see pytest_crucible/agent_loop.py)", "grader")
         return {}
@@ -283,13 +299,60 @@ def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
         raise fail(message, f"simulation.{fld}" if fld else "simulation")
     if not tools:
         raise fail("a simulation answers tool calls: define the tools it simulates", "tools")
-    if grader["type"] != "trace":
+    if grader.get("type") != "trace":
         raise fail(f"a case with a simulation is graded on its whole trace: use grader type trace, "
-                   f"not {grader['type']}", "grader")
+                   f"not {grader.get('type') or 'a speed plan'}", "grader")
     if merged.get("tool_choice") == "required" or isinstance(merged.get("tool_choice"), dict):
         raise fail("a multi-turn case cannot force a tool call on every turn (the model could never "
                    "answer): leave tool_choice out or set it to auto", "tool_choice")
     return simulation
+
+
+def _checked(case: Case) -> Case:
+    def fail(message: str, fld: str) -> CaseError:
+        return CaseError(message, file=case.file or None, line=case.line or None, field=fld, case_id=case.id)
+
+    for key, instead in refused_params(case.params):
+        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
+    if (case.speed is not None) != (case.category == "speed"):
+        raise fail("a speed case (category speed) has a speed plan and no grader; every other case a grader "
+                   "and no speed plan", "speed")
+    if case.speed is not None:
+        from .speed.plan import check_plan
+        for fld, message in check_plan(case.speed):
+            raise fail(message, f"speed.{fld}" if fld else "speed")
+    return case
+
+
+def _grader_or_plan(merged: dict, category: str, fail) -> tuple[dict, dict | None]:
+    """(grader, speed plan): a speed case carries a measurement plan and no grader; every other case a
+    grader and no plan."""
+    grader, plan = merged.get("grader"), merged.get("speed")
+    if category == "speed":
+        if grader is not None:
+            raise fail("a speed case is measured, not graded: remove grader: and give its plan as "
+                       "speed: {warmup, repeats, concurrency}", "grader")
+        plan = {} if plan is None else plan
+        if not isinstance(plan, dict):
+            raise fail("speed must be a mapping {warmup, repeats, concurrency}", "speed")
+        from .speed.plan import check_plan
+        for fld, message in check_plan(plan):
+            raise fail(message, f"speed.{fld}" if fld else "speed")
+        return {}, plan
+    if plan is not None:
+        raise fail(f"a speed plan belongs only on speed cases (this case is {category}); remove speed: or "
+                   "put the case in the speed category", "speed")
+    if isinstance(grader, str):
+        grader = {"type": grader}
+    if not isinstance(grader, dict) or not isinstance(grader.get("type"), str):
+        raise fail("write a grader mapping with a type, e.g. grader: {type: numeric, answer: 42}", "grader")
+    if grader["type"] == "speed":
+        raise fail("speed is not a grader: a speed case (category speed) gives its plan as speed: "
+                   "{warmup, repeats, concurrency}", "grader.type")
+    from .graders import check_spec  # late import: graders import Case for typing only
+    for fld, message in check_spec(grader):
+        raise fail(message, f"grader.{fld}" if fld else "grader")
+    return grader, None
 
 
 def _line_of_path(node, dotted: str) -> int | None:

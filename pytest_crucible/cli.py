@@ -87,7 +87,7 @@ def _cmd_cases_list(args) -> int:
             return 2
         cases = select(cases, profiles[name])[0]
     for case in cases:
-        print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader['type']:<10} "
+        print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader.get('type', case.category):<10} "
               f"{case.file}:{case.line}")
     categories = sorted({c.category for c in cases})
     print(f"\n{'':<10}" + "".join(f"{d:>8}" for d in DIFFICULTIES) + f"{'total':>8}")

@@ -53,7 +53,7 @@ from .errors import EndpointError, ModelMismatchError
 from .response import Response, Timings, ToolCall, Usage
 from .wire import StampedBackend, WireTimes, drain
 
-__all__ = ["ChatClient", "model_matches"]
+__all__ = ["ChatClient", "estimate_prompt_tokens", "model_matches"]
 
 log = logging.getLogger(__name__)
 
@@ -273,6 +273,8 @@ class ChatClient:
     or the server's ``Retry-After`` (capped at ``backoff_max``). Other 4xx answers raise at once.
     Once an endpoint was found unreachable on every attempt, later calls try it only once (no backoff)
     until it answers again, so a down endpoint costs one full retry cycle per client, not per call.
+    ``on_retry(status, retry_after)`` hears of every failed attempt that will be retried (the run's
+    scheduler lowers the provider's concurrency on 429 / 503).
 
     ``wire_clock`` (on by default) times requests on the wire (first byte written, kernel receive stamps;
     see the module docstring) and keeps connections open between streamed requests. Off, or with an
@@ -285,7 +287,8 @@ class ChatClient:
                  connect_timeout: float = 10.0, max_retries: int = 4, headers: Mapping[str, str] | None = None,
                  extra_body: Mapping[str, Any] | None = None, backoff_base: float = 1.0, backoff_max: float = 60.0,
                  model_guard: bool = True, wire_clock: bool = True, clock: Callable[[], float] = time.perf_counter,
-                 sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None) -> None:
+                 sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None,
+                 on_retry: Callable[[int | None, float | None], None] | None = None) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         self.base_url = str(base_url).rstrip("/")
@@ -300,6 +303,7 @@ class ChatClient:
         self._clock = clock
         self._sleep = sleep
         self._rng = rng or random.random
+        self._on_retry = on_retry
         self._secret = api_key or None
         self._use_stream_options = True
         self._max_tokens_field = "max_tokens"
@@ -418,11 +422,13 @@ class ChatClient:
             return _Failure(f"malformed stream data: {_one_line(exc)}", retryable=True)
         return _Failure(f"{type(exc).__name__}: {_one_line(exc)}", retryable=True)
 
-    def _run(self, attempt: Callable[[], Any]) -> tuple[Any, int]:
-        """Call ``attempt`` until it succeeds, retrying as the class docstring says."""
+    def _run(self, attempt: Callable[[], Any]) -> tuple[Any, int, float]:
+        """Call ``attempt`` until it succeeds, retrying as the class docstring says. Returns the result,
+        the number of requests and the seconds slept between them."""
         limit = 1 if self._unreachable else self.max_retries + 1
         requests = 0
         failures = 0
+        waited = 0.0
         got_response = False
         while True:
             requests += 1
@@ -448,10 +454,13 @@ class ChatClient:
                 delay = self._backoff(failure, failures - 1)
                 log.info("endpoint %s, model %s: %s; retry %d/%d in %.2f s", self._public_url(), self.model_id,
                          reason, failures, limit - 1, delay)
+                if self._on_retry is not None:
+                    self._on_retry(failure.status, failure.retry_after)
                 self._sleep(delay)
+                waited += delay
                 continue
             self._unreachable = False
-            return result, requests
+            return result, requests, waited
 
     # -- public API ---------------------------------------------------------------------------------
     def chat(self, messages: Sequence[Mapping[str, Any]], *, max_tokens: int,
@@ -469,9 +478,10 @@ class ChatClient:
         if clash:
             raise ValueError(f"params may not set {sorted(clash)}: pass them as arguments")
         messages = [dict(m) for m in messages]
-        response, requests = self._run(
+        response, requests, waited = self._run(
             lambda: self._stream_once(messages, max_tokens, tools, tool_choice, body, timeout))
         response.attempts = requests
+        response.waits_s = round(waited, 4)
         response.max_tokens = max_tokens
         return response
 
@@ -486,7 +496,7 @@ class ChatClient:
             except (openai.APIError, httpx2.HTTPError, OSError, ValueError) as exc:
                 raise self._classify(exc, read_timeout=read_timeout, mid_stream=False) from None
 
-        models, _ = self._run(attempt)
+        models, _, _ = self._run(attempt)
         return models
 
     # -- one attempt --------------------------------------------------------------------------------
@@ -525,6 +535,9 @@ class ChatClient:
         except (openai.APIError, httpx2.HTTPError, OSError, ValueError) as exc:
             raise self._classify(exc, read_timeout=read_timeout, mid_stream=False) from None
 
+        raw_response = getattr(stream, "response", None)
+        server = raw_response.headers.get("server") if raw_response is not None else None
+        fingerprint: str | None = None
         chunks: list[_Chunk] = []
         calls: dict[int, dict[str, str]] = {}
         order: list[int] = []
@@ -548,6 +561,7 @@ class ChatClient:
                                 f"{self.model_id!r} (disable the model guard if this alias is expected)")
                     if chunk.usage is not None:
                         usage = chunk.usage
+                    fingerprint = getattr(chunk, "system_fingerprint", None) or fingerprint
                     item = _Chunk(now)
                     for choice in chunk.choices or ():
                         if choice.index not in (0, None):
@@ -578,8 +592,10 @@ class ChatClient:
             raise _Failure(f"stream ended without a finish_reason after {len(chunks)} token chunks (truncated)",
                            retryable=True)
         clock = "kernel" if chunks and kernel_stamped == len(chunks) else "process"
-        return self._assemble(chunks, calls, order, finish, answered, usage, e2e, clock, messages, tools,
-                              use_stream_options)
+        response = self._assemble(chunks, calls, order, finish, answered, usage, e2e, clock, messages, tools,
+                                  use_stream_options)
+        response.system_fingerprint, response.server = fingerprint, server
+        return response
 
     def _assemble(self, chunks: list[_Chunk], calls: dict[int, dict[str, str]], order: list[int], finish: str,
                   answered: str | None, usage: Any, e2e: float, clock: str, messages: list[dict],
@@ -623,7 +639,7 @@ class ChatClient:
         else:
             if asked_usage:
                 log.debug("endpoint %s sent no usage; counting one token per chunk", self._public_url())
-            tokens = Usage(prompt_tokens=_estimate_prompt_tokens(messages, tools), completion_tokens=len(chunks),
+            tokens = Usage(prompt_tokens=estimate_prompt_tokens(messages, tools), completion_tokens=len(chunks),
                            reasoning_tokens=reasoning_only_chunks, cached_tokens=None, estimated=True)
         tool_calls = [ToolCall(name=calls[i]["name"], arguments=calls[i]["arguments"], id=calls[i]["id"] or None)
                       for i in order]
@@ -667,7 +683,7 @@ def _merge_tool_deltas(calls: dict[int, dict[str, str]], order: list[int], delta
                 call["arguments"] += args
 
 
-def _estimate_prompt_tokens(messages: list[dict], tools: Sequence[Mapping[str, Any]] | None) -> int:
+def estimate_prompt_tokens(messages: list[dict], tools: Sequence[Mapping[str, Any]] | None) -> int:
     chars = 0
     for m in messages:
         content = m.get("content")

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .case import refused_params
 from .errors import ConfigError
 from .profiles import BUILTIN_PROFILES, check_profile
 from .yamlio import LineDict, load_yaml
@@ -18,7 +19,8 @@ MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 # Strings that look like a pasted secret rather than a variable name.
 SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-]{40,}$")
 
-_PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries"}
+_PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries",
+                    "max_cost_usd"}
 _MODEL_FIELDS = {"name", "provider", "model_id", "context_length", "price", "thinking", "params", "tags",
                  "launch", "model_guard", "max_tokens"}
 
@@ -34,6 +36,7 @@ class Provider:
     max_retries: int = 4
     headers: dict = field(default_factory=dict)
     extra_body: dict = field(default_factory=dict)
+    max_cost_usd: float | None = None  # no request is sent once this provider's cost would pass it
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None
@@ -193,10 +196,14 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
         extra_body = spec.get("extra_body") or {}
         if not isinstance(extra_body, dict):
             raise err("extra_body must be a mapping sent with every request", "extra_body")
+        max_cost = spec.get("max_cost_usd")
+        if max_cost is not None and (not isinstance(max_cost, (int, float)) or isinstance(max_cost, bool)
+                                     or max_cost <= 0):
+            raise err("max_cost_usd must be a positive number of US dollars", "max_cost_usd")
         providers[str(name)] = Provider(
             name=str(name), base_url=base_url.rstrip("/"), api_key_env=key_env, concurrency=concurrency,
             timeout=float(timeout), max_retries=retries, headers={str(k): str(v) for k, v in headers.items()},
-            extra_body=dict(extra_body))
+            extra_body=dict(extra_body), max_cost_usd=float(max_cost) if max_cost is not None else None)
     return providers
 
 
@@ -253,6 +260,8 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         params = spec.get("params") or {}
         if not isinstance(params, dict):
             raise err("params must be a mapping of sampling defaults, e.g. {temperature: 0}", "params")
+        for key, instead in refused_params(params):
+            raise err(f"params may not set {key}: {instead}", "params")
         tags = spec.get("tags") or []
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             raise err("tags must be a list of strings", "tags")

@@ -56,3 +56,7 @@ class ModelMismatchError(InfraError):
 
 class SandboxError(InfraError):
     """The sandbox itself broke (not the code running inside it)."""
+
+
+class CostCapReached(CrucibleError):
+    """The run's (or a provider's) cost cap leaves no room for another request: the item is skipped."""

@@ -6,8 +6,7 @@ import pytest
 
 from .config import ModelSpec
 from .case import DEFAULT_MAX_TOKENS
-from .errors import InfraError
-from .runner import base_row, response_totals, run_case
+from .errors import CostCapReached, InfraError
 
 
 def _infra_error(request, message: str):
@@ -18,11 +17,9 @@ def _infra_error(request, message: str):
     if case is not None and getattr(node, "crucible_row", None) is None:
         session = _run_session(request)
         model = session.model(node.crucible_model_name)
-        row = base_row(case, model, node.crucible_repeat, session.run_id)
-        if getattr(node, "crucible_responses", None):
-            row.update(response_totals(node.crucible_responses, model))
-        row.update(outcome="error", reason=message)
-        node.crucible_row = row
+        row = session.begin_row(case, model, node.crucible_repeat)
+        row.record_responses(getattr(node, "crucible_responses", []), model)
+        node.crucible_row = row.settle("error", message)
     pytest.fail(f"infrastructure error (not scored): {message}", pytrace=False)
 
 
@@ -80,7 +77,8 @@ def crucible_leases(request):
     from .plugin import SESSION_KEY
     session = request.config.stash.get(SESSION_KEY, None)
     manager = LeaseManager(run_id=session.run_id if session is not None else None,
-                           log=_lease_log(request.config))
+                           log=_lease_log(request.config),
+                           secret_env_names=session.secret_env_names() if session is not None else ())
     yield manager
     manager.close()
 
@@ -119,8 +117,9 @@ def crucible_client(request, crucible_model, crucible_endpoint):
 @pytest.fixture
 def crucible_ask(request, crucible_model, crucible_client):
     """`ask(prompt_or_messages, *, max_tokens=None, **params) -> Response`: one request to the current
-    model, for a user's own check. Its row (rows.jsonl, the report) carries the last answer, and tokens
-    and cost of every ask; an endpoint failure is an infrastructure error, not a failed check."""
+    model, for a user's own check. Its row (rows.jsonl, the report) carries the last answer, each ask's
+    timings and tokens (`turns`), and tokens and cost of every ask; an endpoint failure is an
+    infrastructure error, not a failed check, and a request the cost cap refuses skips the check."""
     asked = request.node.crucible_responses = []
 
     def ask(prompt, *, max_tokens: int | None = None, **params):
@@ -133,6 +132,8 @@ def crucible_ask(request, crucible_model, crucible_client):
                                             params={**crucible_model.params, **params})
         except InfraError as exc:
             _infra_error(request, str(exc))
+        except CostCapReached as exc:
+            pytest.skip(str(exc))
         response.max_tokens = response.max_tokens or budget
         asked.append(response)
         return response
@@ -140,16 +141,22 @@ def crucible_ask(request, crucible_model, crucible_client):
 
 
 @pytest.fixture
-def crucible_result(request, crucible_case, crucible_model, crucible_client) -> dict:
-    """Ask the model and grade the answer, in setup: an infrastructure failure is a pytest error, not a failure."""
+def crucible_result(request, crucible_case, crucible_model):
+    """The item's finished Row (pytest_crucible.row): the model asked and the answer graded, in setup.
+    An infrastructure failure is a pytest error, not a failure. An item a resumed run already finished
+    gets its old row, and no client (a local model's server is not started for it)."""
     session = _run_session(request)
-    row = run_case(crucible_case, crucible_model, crucible_client,
-                   repeat=getattr(request.node, "crucible_repeat", 1), run_id=session.run_id)
+    repeat = getattr(request.node, "crucible_repeat", 1)
+    row = session.finished_row(crucible_case, crucible_model, repeat)
+    request.node.crucible_resumed = row is not None
+    if row is None:
+        client = request.getfixturevalue("crucible_client")
+        row = session.run_item(crucible_case, crucible_model, client, repeat=repeat, key=request.node.nodeid)
     request.node.crucible_row = row
-    if row["outcome"] == "error":
-        _infra_error(request, row["reason"])
-    if row["outcome"] == "skipped":
-        pytest.skip(row["reason"])
+    if row.outcome == "error":
+        _infra_error(request, row.reason)
+    if row.outcome == "skipped":
+        pytest.skip(row.reason)
     return row
 
 
@@ -160,10 +167,14 @@ def crucible_sandbox(request):
     from . import sandbox
     from .errors import SandboxError
     from .graders.code import canary
-    reason = sandbox.unavailable_reason()
+    from .plugin import SESSION_KEY, setting_value
+    session = request.config.stash.get(SESSION_KEY, None)
+    allow = (session.settings.allow_unsandboxed if session is not None
+             else setting_value(request.config, "allow_unsandboxed"))
+    reason = sandbox.unavailable_reason(allow)
     if reason:
         pytest.skip(reason)
-    box = sandbox.get_sandbox()
+    box = sandbox.get_sandbox(allow)
     try:
         canary(box)
     except SandboxError as exc:

@@ -16,14 +16,16 @@ from .errors import InputError
 
 TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off")
+NUMBER_TYPES = {"int": int, "number": float}
 
 
 @dataclass(frozen=True)
 class Setting:
     name: str
     help: str
-    kind: str = "text"         # text | int | flag (on/off) | list (comma-separated; repeatable flag)
+    kind: str = "text"         # text | int | number | flag (on/off) | list (comma-separated; repeatable flag)
     default: Any = None
+    const: str | None = None   # a text setting whose flag may be given without a value: the value it takes
     flag: str | None = None    # the pytest flag, when it is not --crucible-NAME
     cli: str | None = None     # the `crucible` command's flag for the same setting, where it has one
     plugin: bool = True        # False: only the `crucible` command has it
@@ -52,8 +54,10 @@ class Setting:
             kwargs.update(action="append", metavar=self.metavar or "NAME")
         else:
             kwargs["metavar"] = self.metavar or self.name.upper()
-            if self.kind == "int":
-                kwargs["type"] = int
+            if self.kind in NUMBER_TYPES:
+                kwargs["type"] = NUMBER_TYPES[self.kind]
+            if self.const is not None:
+                kwargs.update(nargs="?", const=self.const)
         return kwargs
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
@@ -69,11 +73,12 @@ class Setting:
             if word in TRUE_WORDS or word in FALSE_WORDS:
                 return word in TRUE_WORDS
             raise InputError(f"{source}: expected one of {', '.join(TRUE_WORDS + FALSE_WORDS)}, got {raw!r}")
-        if self.kind == "int":
+        if self.kind in NUMBER_TYPES:
             try:
-                return int(str(raw).strip())
+                return NUMBER_TYPES[self.kind](str(raw).strip())
             except ValueError:
-                raise InputError(f"{source}: expected a whole number, got {raw!r}") from None
+                what = "a whole number" if self.kind == "int" else "a number"
+                raise InputError(f"{source}: expected {what}, got {raw!r}") from None
         if self.kind == "list":
             return [part.strip() for part in str(raw).split(",") if part.strip()]
         return str(raw).strip()
@@ -110,6 +115,10 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
     Setting("allow_unsandboxed", "run model-written code without bubblewrap when bwrap is missing (NOT "
             "isolated; the report says so)", kind="flag", cli="--allow-unsandboxed"),
     Setting("categories", "comma-separated categories", cli="--categories", plugin=False),
+    Setting("resume", "continue a run (default: DIR/latest): items with a final row are not asked again, new "
+            "rows append to its rows.jsonl, error rows are asked again", const="latest", metavar="RUN_DIR"),
+    Setting("max_cost", "stop sending requests once the run's cost would pass USD (recorded cost plus the worst "
+            "case of the requests in flight); the rest is skipped", kind="number", metavar="USD"),
     # crucible gui
     Setting("gui_host", "address crucible gui binds (any but a loopback address requires a token)",
             default="127.0.0.1", cli="--host", plugin=False, metavar="HOST"),

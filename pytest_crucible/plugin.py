@@ -5,16 +5,21 @@ Every hook forwards to the RunSession kept in `config.stash`; the work itself li
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from . import importers, nodeids, sandbox
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
 from .errors import CrucibleError, InputError
+from .kinds import RunSettings, kind_for
 from .options import SETTINGS
-from .runner import base_row, response_totals
+from .progress import Progress
+from .row import Row
+from .scheduler import Upcoming
 from .session import RunSession
 from .speed import settings as speed_settings
 
@@ -22,11 +27,17 @@ pytest_plugins = ["pytest_crucible.fixtures"]
 
 SESSION_KEY = pytest.StashKey[RunSession]()
 INSTALLED_KEY = pytest.StashKey[list]()  # the installed case files this run collects (_installed_collection)
-# The row travels to the controlling process (xdist) as an attribute of the report; junit XML gets a JSON
-# summary of it as a property, without the long texts.
+# What an item's process tells the controlling process travels as attributes of its reports (xdist sends
+# them on): the row (Row.to_dict()), whether the row came from the run being resumed (not recorded again),
+# notes for the terminal, and the requests in flight when the item ended. junit XML gets a JSON summary
+# of the row as a property, without the long texts.
 ROW_ATTRIBUTE = "crucible_row"
+RESUMED_ATTRIBUTE = "crucible_resumed"
+NOTES_ATTRIBUTE = "crucible_notes"
+IN_FLIGHT_ATTRIBUTE = "crucible_in_flight"  # (process, {model: requests in flight})
 JUNIT_PROPERTY = "crucible"
-LONG_ROW_FIELDS = ("answer_text", "reasoning", "tool_calls", "answer", "grade_details", "params")
+LONG_ROW_FIELDS = ("answer_text", "reasoning", "tool_calls", "answer", "grade_details", "params", "turns",
+                   "trace", "speed")
 JUNIT_REASON_CHARS = 300
 # A user's test that asks for one of these is a check of a model, run once per --models entry.
 MODEL_FIXTURE = "crucible_model"
@@ -62,7 +73,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                       default=None)
 
 
-def _setting(config: pytest.Config, name: str):
+def setting_value(config: pytest.Config, name: str):
+    """A setting of options.py as this run gives it (command line, environment, ini file, default)."""
     setting = SETTINGS[name]
     return setting.resolve(config.getoption(setting.dest), config.getini(setting.dest))
 
@@ -71,37 +83,41 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, text in MARKER_HELP.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     try:
-        models = _setting(config, "models")
+        models = setting_value(config, "models")
     except InputError as exc:
         raise pytest.UsageError(str(exc)) from None
     if not models:
         return
     _warn_space_separated_values(config)
     try:
-        session = RunSession(
-            models=models, config_path=_setting(config, "config"), out_dir=_setting(config, "out"),
-            profile=_setting(config, "profile"), repeats=_setting(config, "repeats"), seed=_setting(config, "seed"),
-            controller=not hasattr(config, "workerinput"),
-            run_id=config.workerinput.get("crucible_run_id") if hasattr(config, "workerinput") else None)
+        worker = getattr(config, "workerinput", None)
         speed = speed_settings.build(
-            bandwidth=_setting(config, "bandwidth"), slo=_setting(config, "slo"),
-            warmup=_setting(config, "speed_warmup"), repeats=_setting(config, "speed_repeats"))
-        session.import_sources = {path.resolve(): name for name in _setting(config, "import") or []
+            bandwidth=setting_value(config, "bandwidth"), slo=setting_value(config, "slo"),
+            warmup=setting_value(config, "speed_warmup"), repeats=setting_value(config, "speed_repeats"))
+        allow_unsandboxed = setting_value(config, "allow_unsandboxed")
+        session = RunSession(
+            models=models, config_path=setting_value(config, "config"), out_dir=setting_value(config, "out"),
+            profile=setting_value(config, "profile"), repeats=setting_value(config, "repeats"), seed=setting_value(config, "seed"),
+            controller=worker is None,
+            run_id=worker.get("crucible_run_id") if worker else None,
+            resume=worker.get("crucible_resume_dir") if worker else setting_value(config, "resume"),
+            max_cost=setting_value(config, "max_cost"), invocation=worker.get("crucible_invocation") if worker else None,
+            settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed))
+        session.import_sources = {path.resolve(): name for name in setting_value(config, "import") or []
                                   for path in importers.import_files(name)}
         config.stash[INSTALLED_KEY] = _installed_collection(config, session)
-        allow_unsandboxed = _setting(config, "allow_unsandboxed")
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
-    speed_settings.configure(speed)  # this process's speed runner reads it
     session.flags.update(speed.to_meta())
-    sandbox.configure(allow_unsandboxed=allow_unsandboxed)
-    mode = sandbox.sandbox_mode()
+    mode = sandbox.sandbox_mode(allow_unsandboxed)
     session.flags.update(sandbox=mode, unsandboxed=mode == "unsandboxed")
     if mode == "unsandboxed" and session.controller:
         config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
     config.stash[SESSION_KEY] = session
     if session.controller:
-        config.pluginmanager.register(RunRecorder(session), "crucible-recorder")
+        config.pluginmanager.register(RunRecorder(session, config), "crucible-recorder")
+    if any(session.ahead_lane(m) for m in session.models):
+        config.pluginmanager.register(AskAhead(session, config), "crucible-ask-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(session), "crucible-xdist")
 
@@ -139,7 +155,7 @@ def _installed_collection(config: pytest.Config, session: RunSession) -> list:
         if name and name not in session.import_sources.values():
             session.import_sources.update((path.resolve(), name) for path in importers.import_files(name))
         selections.append((arg, selection))
-    with_suite = bool(selections) or not _setting(config, "no_builtin_cases")
+    with_suite = bool(selections) or not setting_value(config, "no_builtin_cases")
     files = nodeids.installed_files(suite if with_suite else None, session.import_sources)
     for arg, selection in selections:
         nodeids.check_selection(selection, files, arg)
@@ -164,13 +180,51 @@ def pytest_make_collect_report(collector: pytest.Collector):
 
 
 class XdistHooks:
-    """Registered only when xdist is loaded: workers share the controller's run id."""
+    """Registered only when xdist is loaded: workers share the controller's run id (and what else a
+    run's processes share); with provider-backed models each worker is kept a queue deep enough to ask
+    its providers' `concurrency` requests ahead."""
 
     def __init__(self, session: RunSession):
         self.session = session
 
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log):
+        lookahead = self.session.lookahead()
+        if config.getoption("dist", None) != "load" or not lookahead:
+            return None
+        return _ask_ahead_scheduling(config, log, lookahead)
+
     def pytest_configure_node(self, node) -> None:
         node.workerinput["crucible_run_id"] = self.session.run_id
+        node.workerinput["crucible_invocation"] = self.session.invocation
+        if self.session.finished or self.session.flags.get("resumed"):
+            node.workerinput["crucible_resume_dir"] = str(self.session.out_dir / self.session.run_id)
+
+
+def _ask_ahead_scheduling(config: pytest.Config, log, lookahead: int):
+    """xdist's LoadScheduling (same order, same chunks of consecutive items), except that every worker
+    is kept `lookahead` items queued while items are left: with LoadScheduling's own shrinking refills
+    a worker knows too few of its next items to keep its providers busy near the end of a run."""
+    from xdist.scheduler import LoadScheduling
+
+    class AskAheadScheduling(LoadScheduling):
+        def schedule(self) -> None:
+            first = self.collection is None
+            super().schedule()
+            if first and self.collection:
+                for node in self.nodes:
+                    self.check_schedule(node)
+
+        def check_schedule(self, node, duration: float = 0) -> None:
+            if node.shutting_down:
+                return
+            if not self.pending:
+                node.shutdown()
+                return
+            missing = lookahead - len(self.node2pending[node])
+            if missing > 0:
+                self._send_tests(node, missing)
+
+    return AskAheadScheduling(config, log)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -180,11 +234,6 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     if suite in file_path.resolve().parents:
         return None  # collected once, as crucible/..., whichever path led here
     return CaseFile.from_parent(parent, path=file_path)
-
-
-def item_params(session: RunSession, model: str, repeat: int) -> str:
-    """What an item's id carries in brackets: `model`, or `model-rK` with --crucible-repeats."""
-    return model if session.repeats == 1 else f"{model}-r{repeat}"
 
 
 class CaseCollector:
@@ -214,7 +263,7 @@ class CaseCollector:
         for case in cases:
             for model in session.models:
                 for repeat in range(1, session.repeats + 1):
-                    name = f"{case.id}[{item_params(session, model.name, repeat)}]"
+                    name = f"{case.id}[{session.item_params(model.name, repeat)}]"
                     if self._wanted(name):
                         yield CaseItem.from_parent(self, name=name, case=case, model_name=model.name,
                                                    repeat=repeat)
@@ -251,10 +300,10 @@ def _split_params_in_structured_id(item: pytest.Item) -> None:
         item._id = parse(item.nodeid)
 
 
-def _run_crucible_case(crucible_result: dict) -> None:
+def _run_crucible_case(crucible_result: Row) -> None:
     """The test body: the answer was already graded in setup; a wrong answer fails here."""
-    if crucible_result["outcome"] == "failed":
-        pytest.fail(crucible_result["reason"] or "wrong answer", pytrace=False)
+    if crucible_result.outcome == "failed":
+        pytest.fail(crucible_result.reason or "wrong answer", pytrace=False)
 
 
 class CaseItem(pytest.Function):
@@ -282,7 +331,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if session is None or MODEL_FIXTURE not in metafunc.fixturenames:
         return
     runs = [(m.name, r) for m in session.models for r in range(1, session.repeats + 1)]
-    metafunc.parametrize(MODEL_FIXTURE, runs, indirect=True, ids=[item_params(session, *run) for run in runs])
+    metafunc.parametrize(MODEL_FIXTURE, runs, indirect=True, ids=[session.item_params(*run) for run in runs])
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -321,31 +370,109 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = selected
 
 
+class AskAhead:
+    """Registered when a run has provider-backed models: before each item runs, the items after it are
+    asked ahead (scheduler.Prefetcher), so a provider's `concurrency` requests stay in flight with no
+    -n at all. What comes next is pytest's own list (selection, --lf, -k, -m already applied), or under
+    xdist the worker's queue of items the controller sent it; -x stops the asking."""
+
+    def __init__(self, session: RunSession, config: pytest.Config):
+        self.session, self.config = session, config
+        self._entries: dict[str, Upcoming] = {}
+        self._positions: dict[str, int] | None = None
+        self._interactor = next((p for p in config.pluginmanager.get_plugins()
+                                 if hasattr(p, "torun") and hasattr(p, "nextitem_index")), None)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        prefetcher = self.session.prefetch()
+        if item.session.shouldstop or item.session.shouldfail:
+            prefetcher.stop()
+            return
+        prefetcher.advance(self._entry(i) for i in self._upcoming(item, nextitem))
+
+    def pytest_sessionfinish(self) -> None:
+        if self.session.prefetcher is not None:
+            self.session.prefetcher.stop()
+
+    def _upcoming(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[pytest.Item]:
+        items = item.session.items
+        if self._interactor is None:
+            if self._positions is None:
+                self._positions = {it.nodeid: i for i, it in enumerate(items)}
+            yield from itertools.islice(items, self._positions.get(item.nodeid, len(items)), None)
+            return
+        yield item
+        if nextitem is not None:
+            yield nextitem
+        if self.config.getoption("dist", None) == "worksteal":
+            return  # another worker may steal queued items: asking them here would ask them twice
+        with self._interactor.torun.lock() as queue:
+            queued = [i for i in queue if isinstance(i, int)]
+        yield from (items[i] for i in queued)
+
+    def _entry(self, item: pytest.Item) -> Upcoming:
+        entry = self._entries.get(item.nodeid)
+        if entry is None:
+            if isinstance(item, CaseItem):
+                session, case, repeat = self.session, item.crucible_case, item.crucible_repeat
+                model = session.model(item.crucible_model_name)
+                lane = session.ahead_lane(model) if _default_fixtures(item) else None
+                entry = Upcoming(item.nodeid, lane, kind_for(case).exclusive,
+                                 lambda: session.start_ahead(case, model, repeat))
+            else:
+                entry = Upcoming(item.nodeid, None, False, lambda: None)
+            self._entries[item.nodeid] = entry
+        return entry
+
+
+def _default_fixtures(item: pytest.Item) -> bool:
+    """Whether the item asks through this plugin's own fixtures (a conftest may override them: then
+    its own client answers, and nothing may be asked ahead for it)."""
+    try:
+        manager = item.session._fixturemanager
+        return all(getattr(manager.getfixturedefs(name, item)[-1].func, "__module__", None) == "pytest_crucible.fixtures"
+                   for name in ("crucible_result", "crucible_client", "crucible_endpoint", "crucible_lease"))
+    except Exception:  # pytest's fixture internals changed: do not ask ahead
+        return False
+
+
 # -- reporting ----------------------------------------------------------------------------------------
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
+    session = item.config.stash.get(SESSION_KEY, None)
+    if session is not None and session.notes:
+        notes, session.notes[:] = list(session.notes), []
+        setattr(report, NOTES_ATTRIBUTE, notes)
+    if session is not None and report.when == "teardown":
+        worker = getattr(item.config, "workerinput", {}).get("workerid", "main")
+        setattr(report, IN_FLIGHT_ATTRIBUTE, (worker, session.in_flight()))
     if getattr(item, "crucible_check", None) is not None and getattr(item, "crucible_row", None) is None:
         if report.when == "call" or (report.when == "setup" and not report.passed):
             item.crucible_row = _check_row(item, report)
     row = getattr(item, "crucible_row", None)
     if row is None or report.when == "teardown":
         return report
-    setattr(report, ROW_ATTRIBUTE, row)
+    data = row.to_dict()  # plain data: xdist sends it on
+    setattr(report, ROW_ATTRIBUTE, data)
+    if getattr(item, "crucible_resumed", False):
+        setattr(report, RESUMED_ATTRIBUTE, True)
     if not any(name == JUNIT_PROPERTY for name, _ in item.user_properties):  # junitxml reads the teardown's
-        item.user_properties.append((JUNIT_PROPERTY, json.dumps(_junit_summary(row), default=str)))
+        item.user_properties.append((JUNIT_PROPERTY, json.dumps(_junit_summary(data), default=str)))
     if report.failed and call.excinfo is not None:
         _verdict_as_crash_line(item, call.excinfo, report)
     return report
 
 
-def _check_row(item: pytest.Item, report: pytest.TestReport) -> dict:
+def _check_row(item: pytest.Item, report: pytest.TestReport) -> Row:
     """The row of a user's check: its outcome and reason as pytest saw them, with the answers it asked for."""
     session = item.config.stash[SESSION_KEY]
     model = session.model(item.crucible_model_name)
-    row = base_row(item.crucible_check, model, item.crucible_repeat, session.run_id)
-    row.update(response_totals(getattr(item, "crucible_responses", []), model))
+    row = session.begin_row(item.crucible_check, model, item.crucible_repeat)
+    row.kind = "check"
+    row.record_responses(getattr(item, "crucible_responses", []), model)
     if report.passed:
         outcome, reason = "passed", ""
     elif report.skipped:
@@ -356,8 +483,7 @@ def _check_row(item: pytest.Item, report: pytest.TestReport) -> dict:
         outcome = "failed" if report.when == "call" else "error"
         crash = getattr(report.longrepr, "reprcrash", None)
         reason = crash.message if crash is not None else str(report.longrepr)
-    row.update(outcome=outcome, reason=reason.strip().splitlines()[0] if reason.strip() else "")
-    return row
+    return row.settle(outcome, reason.strip().splitlines()[0] if reason.strip() else "")
 
 
 def _junit_summary(row: dict) -> dict:
@@ -397,23 +523,68 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
 
 
 class RunRecorder:
-    """Registered on the controlling process only: one row per item, appended as the item's outcome is known."""
+    """Registered on the controlling process only: one row per item, appended as the item's outcome is
+    known; notes from any process said once; a progress line per model now and then (not under -q)."""
 
-    def __init__(self, session: RunSession):
-        self.session = session
+    def __init__(self, session: RunSession, config: pytest.Config):
+        self.session, self.config = session, config
+        self.progress = Progress()
+        self._said: set[str] = set()
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        # case items and users' checks: every item that ends in a row
+        self._expect(getattr(item, "crucible_model_name", None) for item in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
+        # the controller collects nothing itself: every worker sends the same ids
+        self._expect(self.session.model_of_item_id(i) for i in ids)
+
+    def _expect(self, models) -> None:
+        counts: dict[str, int] = {}
+        for model in models:
+            if model is not None:
+                counts[model] = counts.get(model, 0) + 1
+        for model, total in counts.items():
+            self.progress.expect(model, total)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for note in getattr(report, NOTES_ATTRIBUTE, ()):
+            if note not in self._said:
+                self._said.add(note)
+                _say(self.config, note)
+        in_flight = getattr(report, IN_FLIGHT_ATTRIBUTE, None)
+        if in_flight is not None:
+            process, counts = in_flight
+            self.progress.in_flight[process] = counts
         row = getattr(report, ROW_ATTRIBUTE, None)
-        if row is None:
+        if row is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
             return
-        if report.when == "call" or (report.when == "setup" and not report.passed):
+        row = Row.from_dict(row)
+        if not getattr(report, RESUMED_ATTRIBUTE, False):
             self.session.record(row)
+        last = self.progress.record(row)
+        if self.config.get_verbosity() >= 0 and (last or self.progress.due()):
+            for line in self.progress.lines([row.model] if last and not self.progress.due() else None):
+                _say(self.config, line, yellow=False)
+
+
+def _say(config: pytest.Config, message: str, yellow: bool = True) -> None:
+    """A line of its own in pytest's output, also amid a line of progress letters (xdist prints those
+    without the file name pytest itself would end the line for)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    writer = getattr(reporter, "_tw", None)
+    if not reporter.currentfspath and writer is not None and writer.width_of_current_line:
+        reporter.write("\n")
+    reporter.write_line(f"crucible: {message}", yellow=yellow, bold=not yellow)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_json_runtest_metadata(item, call):
     row = getattr(item, "crucible_row", None)
-    return {ROW_ATTRIBUTE: row} if row is not None and call.when != "teardown" else None
+    return {ROW_ATTRIBUTE: row.to_dict()} if row is not None and call.when != "teardown" else None
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
@@ -442,4 +613,4 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(SESSION_KEY, None)
     if run is not None:
         run.finish()  # without a terminal summary (e.g. -p no:terminal) the report is still written
-        speed_settings.configure(None)  # an in-process run (pytester) must not leak into the next
+        run.close()

@@ -9,6 +9,9 @@ schedulers and syrupy finds serializers; nothing is configured here:
     [project.entry-points."pytest_crucible.importers"]
     mbpp = "my_package.mbpp_import"              # a module (or object) with data_files() and load()
 
+    [project.entry-points."pytest_crucible.item_kinds"]
+    agent = "my_package.kinds:AGENT"             # a kinds.ItemKind (tried before the built-in kinds)
+
 A built-in name cannot be taken over: an entry point that reuses one is ignored with a warning.
 Entry points are read on each lookup of a name that is not built in (no cache, so a package installed
 during a session is found); built-in names never touch the metadata. The core imports no pytest.
@@ -29,7 +32,7 @@ class Registry:
                  key: Callable[[str], str] = lambda name: name):
         self.group = group          # the entry point group other packages add to
         self.what = what            # "grader type", "import": how messages name an entry
-        self.builtin = builtin      # name -> module path of the built-in implementation
+        self.builtin = builtin      # name -> the built-in implementation: "module" or "module:attribute"
         self.needs = needs          # callables the loaded object must have
         self.key = key              # how a name is written before lookup (e.g. case and dashes folded)
 
@@ -52,10 +55,19 @@ class Registry:
         """The implementation registered under `name`; RegistryError when there is none or it is broken."""
         key = self.key(name)
         if key in self.builtin:
-            return importlib.import_module(self.builtin[key])
+            module, _, attribute = self.builtin[key].partition(":")
+            found = importlib.import_module(module)
+            return getattr(found, attribute) if attribute else found
         entry = self._entry_points().get(key)
         if entry is None:
             raise RegistryError(f"unknown {self.what} {name!r}; use one of {', '.join(self.names())}")
+        return self._load(name, entry)
+
+    def added(self) -> list:
+        """Everything other packages add, loaded and checked (RegistryError as for `get`)."""
+        return [self._load(name, entry) for name, entry in self._entry_points().items()]
+
+    def _load(self, name: str, entry: EntryPoint):
         dist = getattr(entry.dist, "name", None) or "its package"
         try:
             found = entry.load()

@@ -1,7 +1,8 @@
 """Aggregation of result rows into report.json / report.md and the terminal summary.
 
-The report is a pure function of the rows, so a serial run, an xdist run and `crucible report`
-on a saved rows.jsonl all give the same numbers.
+The report is a pure function of the rows (`row.Row`; the latest row of each observation, so a resumed
+run's new rows replace its old error rows), so a serial run, an xdist run and `crucible report` on a
+saved rows.jsonl all give the same numbers.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .case import CATEGORIES
+from .row import OUTCOMES, Row, latest_rows
 from .speed.summary import render_markdown as speed_markdown
 from .speed.summary import render_terminal as speed_terminal
 from .speed.summary import speed_report
 
-OUTCOMES = ("passed", "failed", "error", "skipped")
 SCHEMA_VERSION = 1
 HTML_FILE = "report.html"
 
@@ -33,10 +34,11 @@ def wilson_interval(passed: int, n: int, z: float = 1.96) -> list[float] | None:
     return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
 
 
-def _tally(rows: list[dict], with_skipped: bool = True) -> dict:
+def _tally(rows: list[Row], with_skipped: bool = True) -> dict:
     counts = {o: 0 for o in OUTCOMES}
     for row in rows:
-        counts[row.get("outcome", "error")] = counts.get(row.get("outcome", "error"), 0) + 1
+        outcome = row.outcome if row.outcome in OUTCOMES else "error"
+        counts[outcome] += 1
     n = counts["passed"] + counts["failed"]  # errors and skips never enter the denominator
     out = {"passed": counts["passed"], "failed": counts["failed"], "errors": counts["error"]}
     if with_skipped:
@@ -47,38 +49,39 @@ def _tally(rows: list[dict], with_skipped: bool = True) -> dict:
     return out
 
 
-def _sum(rows: list[dict], section: str, key: str) -> int:
-    return sum((row.get(section) or {}).get(key) or 0 for row in rows)
+def _tokens(rows: list[Row], key: str) -> int:
+    return sum((row.tokens or {}).get(key) or 0 for row in rows)
 
 
-def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
-    by_model: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
-        by_model[row["model"]].append(row)
+def aggregate(rows, meta: dict | None = None) -> dict:
+    """report.json from rows (Row objects or their dicts)."""
+    by_model: dict[str, list[Row]] = defaultdict(list)
+    for row in latest_rows(rows):
+        by_model[row.model].append(row)
     models = {}
     for name in sorted(by_model):
         # suite order is not completion order under xdist: sort so the report does not depend on it
-        mrows = sorted(by_model[name], key=lambda r: (str(r.get("case_id")), r.get("repeat", 1)))
-        by_cat: dict[str, list[dict]] = defaultdict(list)
+        mrows = sorted(by_model[name], key=lambda r: (str(r.case_id), r.repeat))
+        by_cat: dict[str, list[Row]] = defaultdict(list)
         for row in mrows:
-            by_cat[row.get("category", "unknown")].append(row)
+            by_cat[row.category or "unknown"].append(row)
         order = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
         # speed items measure the endpoint, not the model's answers: apart from total and hard
-        scored = [r for r in mrows if r.get("category") != "speed"]
+        scored = [r for r in mrows if r.category != "speed"]
         models[name] = {
             "categories": {cat: _tally(by_cat[cat]) for cat in order},
-            "hard": _tally([r for r in scored if r.get("difficulty") == "hard"], with_skipped=False),
+            "hard": _tally([r for r in scored if r.difficulty == "hard"], with_skipped=False),
             "total": _tally(scored, with_skipped=False),
-            "skipped": sum(1 for r in mrows if r.get("outcome") == "skipped"),
+            "skipped": sum(1 for r in mrows if r.outcome == "skipped"),
             "tokens": {
-                "prompt": _sum(mrows, "tokens", "prompt"),
-                "completion": _sum(mrows, "tokens", "completion"),
-                "reasoning": _sum(mrows, "tokens", "reasoning"),
-                "estimated_rows": sum(1 for r in mrows if (r.get("tokens") or {}).get("estimated")),
+                "prompt": _tokens(mrows, "prompt"),
+                "completion": _tokens(mrows, "completion"),
+                "reasoning": _tokens(mrows, "reasoning"),
+                "estimated_rows": sum(1 for r in mrows if (r.tokens or {}).get("estimated")),
             },
-            "cost_usd": round(sum(r.get("cost_usd") or 0 for r in mrows), 6),
-            "failures": [_brief(r) for r in mrows if r.get("outcome") == "failed"],
-            "errors": [_brief(r) for r in mrows if r.get("outcome") == "error"],
+            "cost_usd": round(sum(r.cost_usd or 0 for r in mrows), 6),
+            "failures": [_brief(r) for r in mrows if r.outcome == "failed"],
+            "errors": [_brief(r) for r in mrows if r.outcome == "error"],
             **speed_report(mrows, (meta or {}).get("slo")),
         }
     return {
@@ -89,9 +92,8 @@ def aggregate(rows: list[dict], meta: dict | None = None) -> dict:
     }
 
 
-def _brief(row: dict) -> dict:
-    return {"case_id": row.get("case_id"), "category": row.get("category"), "repeat": row.get("repeat", 1),
-            "reason": row.get("reason", "")}
+def _brief(row: Row) -> dict:
+    return {"case_id": row.case_id, "category": row.category, "repeat": row.repeat, "reason": row.reason}
 
 
 def _cell(t: dict) -> str:
@@ -190,7 +192,7 @@ def render_terminal(report: dict, verbosity: int = 0, glyphs: str = "█░") ->
     return out
 
 
-def write_reports(run_dir: Path, rows: list[dict], meta: dict | None = None) -> dict:
+def write_reports(run_dir: Path, rows, meta: dict | None = None) -> dict:
     """report.json, report.md and report.html in `run_dir`; returns the report."""
     from .report_html import render_html  # matplotlib: loaded only when a report is written
     report = aggregate(rows, meta)

@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from . import charts
 from .case import CATEGORIES
+from .row import latest_rows
 
 EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
 EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
@@ -27,10 +28,6 @@ def templates() -> Environment:
     """The Jinja templates shared by report.html and `crucible gui` (HTML-escaped by default)."""
     return Environment(loader=PackageLoader("pytest_crucible", "templates"), autoescape=select_autoescape(),
                        trim_blocks=True, lstrip_blocks=True)
-
-
-def _as_dict(row) -> dict:
-    return row if isinstance(row, dict) else row.to_dict()
 
 
 def excerpt(text: str, limit: int, keep: str = "both") -> str:
@@ -165,7 +162,7 @@ def _json_for_script(data) -> Markup:
 def render_html(report: dict, rows, links: list[tuple[str, str]] | None = None) -> str:
     """The page for `report` (report.aggregate's mapping) and its rows; `links` ((text, href) pairs)
     add a navigation bar, as `crucible gui` does."""
-    rows = [_as_dict(r) for r in rows]
+    rows = [r.to_dict() for r in latest_rows(rows)]  # as report.aggregate counts them (a resume's latest)
     models = report["models"]
     names = list(models)
     colours = charts.model_colours(names)

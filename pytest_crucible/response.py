@@ -54,10 +54,21 @@ class Response:
     timings: Timings = field(default_factory=Timings)
     attempts: int = 1          # requests made, retries included
     max_tokens: int | None = None
+    waits_s: float = 0.0       # seconds slept before retries (backoff, Retry-After, a rate-limit pause)
+    system_fingerprint: str | None = None  # the backend configuration the server reported
+    server: str | None = None  # the HTTP `server` response header
 
     @property
     def truncated(self) -> bool:
         return self.finish_reason == "length"
+
+    @property
+    def cut_off(self) -> str | None:
+        """Where a reply stopped by the token limit was cut: "reasoning" when it ended inside reasoning
+        (no answer yet), "answer" otherwise; None when it was not cut off."""
+        if not self.truncated:
+            return None
+        return "reasoning" if self.reasoning and not self.content.strip() and not self.tool_calls else "answer"
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .report import OUTCOMES
+from .row import OUTCOMES, latest_rows
 from .store import ROWS_FILE, read_rows, run_meta
 
 REPORT_FILE = "report.json"
@@ -89,9 +89,9 @@ def _counts(run_dir: Path, state: str) -> tuple[dict, list[str]]:
             pass  # a report from another version: count the rows
     counts = {o: 0 for o in OUTCOMES}
     models: set[str] = set()
-    for row in read_rows(run_dir):
-        counts[row.get("outcome") if row.get("outcome") in OUTCOMES else "error"] += 1
-        models.add(str(row.get("model")))
+    for row in latest_rows(read_rows(run_dir)):  # a resumed run's re-asked items count once
+        counts[row.outcome if row.outcome in OUTCOMES else "error"] += 1
+        models.add(row.model)
     return counts, sorted(models)
 
 

@@ -4,21 +4,28 @@ from __future__ import annotations
 
 import os
 import platform
+import secrets
+from collections import defaultdict
 from pathlib import Path
 
 from . import __version__
 from .case import DEFAULT_SEED, Case
 from .config import Config, ModelSpec, find_config_path, load_config
+from .kinds import ItemContext, RunSettings
 from .report import HTML_FILE, render_terminal, write_reports
-from .store import RunStore, new_run_id
+from .row import Row, latest_rows
+from .scheduler import CostLedger, Prefetcher, ProviderLane, ScheduledClient, ledger_path, window_for
+from .store import RunStore, new_run_id, read_rows, resolve_run_dir
 
 
 class RunSession:
-    """Models, profile and clients for this process; on the controller also the store and the report."""
+    """Models, profile, settings and clients for this process; on the controller also the store and
+    the report."""
 
     def __init__(self, *, models: str, config_path: str | None = None, out_dir: str = "crucible-results",
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
-                 run_id: str | None = None, seed: int | None = None):
+                 run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
+                 resume: str | None = None, max_cost: float | None = None, invocation: str | None = None):
         self.config: Config = load_config(find_config_path(config_path))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
@@ -31,17 +38,63 @@ class RunSession:
         self.controller = controller
         # The controller names the run; workers get the name from it. The folder appears with the first row.
         self.run_id = run_id or (new_run_id() if controller else None)
+        self.settings = settings or RunSettings()
         self.store: RunStore | None = None
-        self.rows: list[dict] = []
+        self.rows: list[Row] = []
         self.flags: dict = {}
         self._clients: dict[str, object] = {}
         self._seen_ids: dict[str, str] = {}
+        self._models_by_params: dict[str, str] | None = None
         self.report: dict | None = None
         self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
+        # --crucible-resume: the finished rows of the run being continued, by resume key
+        self.finished: dict[str, Row] = {}
+        self.spent_before: dict[str, float] = {}
+        if resume:
+            self._continue(resume)
+        if max_cost is not None and max_cost <= 0:
+            raise ValueError("--crucible-max-cost must be a positive number of US dollars")
+        self.max_cost = max_cost
+        # this pytest invocation (a resume is a new one): names what its processes share, like the ledger
+        self.invocation = invocation or secrets.token_hex(4)
+        self.notes: list[str] = []   # things to tell the user once (a provider rate-limiting)
+        self._lanes: dict[str, ProviderLane] = {}
+        self._ledger: CostLedger | None = None
+        self.prefetcher: Prefetcher | None = None
+
+    def _continue(self, given: str) -> None:
+        """Continue a run: its folder, its id, its rows (every process reads them: xdist workers skip
+        what is finished without asking the controller)."""
+        run_dir = resolve_run_dir(self.out_dir, given)
+        self.out_dir, self.run_id = run_dir.parent, run_dir.name
+        old = [Row.from_dict(r) for r in read_rows(run_dir)]
+        for row in latest_rows(old):
+            self.spent_before[row.provider] = self.spent_before.get(row.provider, 0.0) + (row.cost_usd or 0.0)
+        seeds = {r.seed for r in old}
+        if self.seed is None and len(seeds) == 1:
+            self.seed = seeds.pop()  # the same case families as the run being continued
+        if self.controller:
+            self.rows = old
+            self.flags["resumed"] = {"rows_before": len(old)}
+        self.finished = {r.resume_key: r for r in old if r.final}
 
     # -- collection -------------------------------------------------------------------------------
     def model(self, name: str) -> ModelSpec:
         return self.config.models[name]
+
+    def item_params(self, model: str, repeat: int) -> str:
+        """What an item's id carries in brackets: `model`, or `model-rK` with --crucible-repeats."""
+        return model if self.repeats == 1 else f"{model}-r{repeat}"
+
+    def model_of_item_id(self, nodeid: str) -> str | None:
+        """The model of an item (a case's or a user's check's) from its id, read back from the brackets
+        `item_params` wrote; None for an item of no model."""
+        if not nodeid.endswith("]") or "[" not in nodeid:
+            return None
+        if self._models_by_params is None:
+            self._models_by_params = {self.item_params(m.name, r): m.name
+                                      for m in self.models for r in range(1, self.repeats + 1)}
+        return self._models_by_params.get(nodeid[nodeid.rindex("[") + 1:-1])
 
     def claim_case_id(self, case: Case) -> str | None:
         """Record a case id; return where it was first defined if it is a duplicate."""
@@ -54,32 +107,136 @@ class RunSession:
         return select(cases, self.profile)
 
     # -- execution --------------------------------------------------------------------------------
+    def begin_row(self, case: Case, model: ModelSpec, repeat: int = 1) -> Row:
+        return Row.begin(case, model, repeat, run_id=self.run_id, seed=self.seed)
+
+    def finished_row(self, case: Case, model: ModelSpec, repeat: int = 1) -> Row | None:
+        """The row a resumed run already has for this item (then it is not asked again), or None."""
+        if not self.finished:
+            return None
+        return self.finished.get(self.begin_row(case, model, repeat).resume_key)
+
+    def run_item(self, case: Case, model: ModelSpec, client, repeat: int = 1, key: str | None = None) -> Row:
+        """Ask and grade one item; always a finished row (see runner.run_item). An item asked ahead
+        under `key` (see `start_ahead`) takes that answer."""
+        from .runner import run_case, run_item
+        ahead = self.prefetcher.take(key) if self.prefetcher is not None and key is not None else None
+        if ahead is not None:
+            item, future = ahead
+            if item.client is client and not future.cancelled():
+                return run_item(item, asked=future.result)
+            future.cancel()
+        return run_case(case, model, client, repeat=repeat, run_id=self.run_id, seed=self.seed,
+                        settings=self.settings)
+
+    # -- asking ahead (scheduler.Prefetcher) --------------------------------------------------------
+    def ahead_lane(self, model: ModelSpec) -> str | None:
+        """The lane a model's items are asked ahead in: its provider's, unless it is launched locally
+        (local servers keep their lease and lock rules: one item at a time per process)."""
+        return model.provider.name if model.provider is not None and not model.launch else None
+
+    def lookahead(self) -> int:
+        """How many items one process wants to know ahead: every lane's window together (0: none)."""
+        return sum(window_for(p.concurrency) for p in self._ahead_providers().values())
+
+    def _ahead_providers(self) -> dict:
+        return {m.provider.name: m.provider for m in self.models if self.ahead_lane(m)}
+
+    def prefetch(self) -> Prefetcher:
+        if self.prefetcher is None:
+            providers = self._ahead_providers()
+            self.prefetcher = Prefetcher({name: window_for(p.concurrency) for name, p in providers.items()},
+                                         threads=sum(p.concurrency for p in providers.values()))
+        return self.prefetcher
+
+    def start_ahead(self, case: Case, model: ModelSpec, repeat: int):
+        """(item, ask) to send off ahead of pytest, or None when the item must not be asked ahead
+        (already finished in a resumed run, skipped, or its kind holds the endpoint alone)."""
+        from .runner import ask, prepare
+        if self.finished_row(case, model, repeat) is not None:
+            return None
+        item = ItemContext(case, model, self.client_for(model), self.begin_row(case, model, repeat), self.settings)
+        kind, reason = prepare(item)
+        if kind is None or reason or kind.exclusive:
+            return None
+        return item, lambda it: ask(it, kind)
+
     def client_for(self, model: ModelSpec, base_url: str | None = None, api_key: str | None = None):
-        """One client per model and endpoint in this process (connection reuse)."""
+        """One client per model and endpoint in this process (connection reuse), its requests paced by
+        the provider's lane and the cost ledger (scheduler.py). A model with a launch spec talks to its
+        own local server: no lane (the lease rules apply), and its provider's key and headers are never
+        sent there."""
         from .client import ChatClient
         provider = model.provider
-        base_url = base_url or (provider.base_url if provider else None)
+        base_url = base_url or (provider.base_url if provider and not model.launch else None)
         if base_url is None:
             raise ValueError(f"model {model.name} has no endpoint: give it a provider or a launch spec")
+        if api_key is None and provider is not None and not model.launch:
+            api_key = provider.api_key()
         key = f"{model.name}@{base_url}"
         if key not in self._clients:
-            self._clients[key] = ChatClient(
-                base_url, api_key if api_key is not None else (provider.api_key() if provider else None),
-                model_id=model.model_id,
+            lane = self._lane(provider) if provider is not None and not model.launch else None
+            client = ChatClient(
+                base_url, api_key, model_id=model.model_id,
                 timeout=provider.timeout if provider else 600.0,
                 max_retries=provider.max_retries if provider else 2,
-                headers=provider.headers if provider else None,
+                headers=provider.headers if provider and not model.launch else None,
                 extra_body=provider.extra_body if provider else None,
-                model_guard=model.model_guard)
+                model_guard=model.model_guard, on_retry=lane.throttled if lane is not None else None)
+            self._clients[key] = ScheduledClient(client, model, lane, self.ledger())
         return self._clients[key]
 
+    def _lane(self, provider) -> ProviderLane:
+        if provider.name not in self._lanes:
+            from .locks import SlotPool
+            self._lanes[provider.name] = ProviderLane(
+                provider.name, provider.concurrency, slots=SlotPool(provider.base_url, provider.concurrency),
+                log=self.notes.append)
+        return self._lanes[provider.name]
+
+    def ledger(self) -> CostLedger | None:
+        """The run's cost ledger, when a cap is set (--crucible-max-cost, a provider's max_cost_usd)."""
+        caps = {p.name: p.max_cost_usd for p in self.config.providers.values() if p.max_cost_usd}
+        if self._ledger is None and (self.max_cost or caps):
+            self._ledger = CostLedger(ledger_path(self.run_id, self.invocation), run_cap=self.max_cost,
+                                      provider_caps=caps, spent_before=self.spent_before)
+        return self._ledger
+
+    def in_flight(self) -> dict[str, int]:
+        """Requests in flight in this process, per model."""
+        counts: dict[str, int] = defaultdict(int)
+        for client in self._clients.values():
+            counts[client.model.name] += client.in_flight
+        return dict(counts)
+
+    def secret_env_names(self) -> list[str]:
+        """The variables that hold this config's API keys (kept out of the servers we start)."""
+        return sorted({p.api_key_env for p in self.config.providers.values() if p.api_key_env})
+
+    def close(self) -> None:
+        """Stop asking ahead (requests still waiting for their turn are not sent), close this process's
+        clients (their connection pools) and, on the controller, remove the cost ledger."""
+        for lane in self._lanes.values():
+            lane.close()
+        if self.prefetcher is not None:
+            self.prefetcher.stop()
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            client.close()
+        ledger = self.ledger() if self.controller else None
+        if ledger is not None:
+            ledger.remove()
+
     # -- results (controller) ---------------------------------------------------------------------
-    def record(self, row: dict) -> None:
+    def _open_store(self) -> RunStore:
         if self.store is None:
             self.store = RunStore(self.out_dir, self.run_id)
             self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
+        return self.store
+
+    def record(self, row: Row) -> None:
         self.rows.append(row)
-        self.store.append(row)
+        self._open_store().append(row)
 
     def meta(self) -> dict:
         return {
@@ -104,7 +261,9 @@ class RunSession:
         return meta
 
     def finish(self) -> dict | None:
-        """Write report.json and report.md once; later calls return the same report."""
+        """Write report.json, report.md and report.html once; later calls return the same report."""
+        if self.store is None and self.rows:  # a resumed run whose items had all finished before
+            self._open_store()
         if self.store and self.report is None:
             self.store.close()
             self.report = write_reports(self.store.run_dir, self.rows, self.store.meta)

@@ -1,4 +1,4 @@
-"""Append-only result rows (JSONL), one per item, flushed as the item ends."""
+"""Append-only result rows (JSONL), one per item, flushed as the item ends; the run folder a resume continues."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import os
 import secrets
 from datetime import datetime, timezone
 from pathlib import Path
+
+from .errors import CrucibleError
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "meta.json"  # the run's settings and models, written as the run starts
@@ -25,7 +27,8 @@ class RunStore:
         self.run_dir = self.out_dir / self.run_id
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.rows_path = self.run_dir / ROWS_FILE
-        self._file = open(self.rows_path, "a", encoding="utf-8")
+        self._file = open(self.rows_path, "a+b")
+        self._end_torn_line()
         self.meta: dict = {"run_id": self.run_id}
         self._point_latest()
 
@@ -47,14 +50,43 @@ class RunStore:
         tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
         os.replace(tmp, self.run_dir / META_FILE)
 
-    def append(self, row: dict) -> None:
-        self._file.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+    def _end_torn_line(self) -> None:
+        """A run killed mid-write left half a line: end it, so the next row starts on a line of its own
+        (readers skip the torn one)."""
+        self._file.seek(0, os.SEEK_END)
+        if self._file.tell():
+            self._file.seek(-1, os.SEEK_END)
+            if self._file.read(1) != b"\n":
+                self._file.write(b"\n")
+
+    def append(self, row) -> None:
+        """Append one row (a row.Row) and sync it to disk."""
+        self._file.write((json.dumps(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
         self._file.flush()
         os.fsync(self._file.fileno())  # a crash must not lose an item that already ended
 
     def close(self) -> None:
         if not self._file.closed:
             self._file.close()
+
+
+def resolve_run_dir(out_dir: str | os.PathLike, given: str) -> Path:
+    """The run folder to resume: `latest` under `out_dir` (the default), or a run folder given by path."""
+    out_dir = Path(out_dir)
+    if given == "latest":
+        latest = out_dir / "latest"
+        if latest.is_dir():
+            path = latest.resolve()
+        elif (out_dir / "latest.txt").is_file():
+            path = out_dir / (out_dir / "latest.txt").read_text(encoding="utf-8").strip()
+        else:
+            raise CrucibleError(f"--crucible-resume: no run to continue in {out_dir} (no {latest}); "
+                                "name one with --crucible-resume RUN_DIR")
+    else:
+        path = Path(given).resolve()
+    if not (path / ROWS_FILE).is_file():
+        raise CrucibleError(f"--crucible-resume: {path} is not a run folder (no {ROWS_FILE} in it)")
+    return path
 
 
 def read_rows(path: str | os.PathLike) -> list[dict]:

@@ -276,16 +276,12 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
     from .graders import check_spec
 
     case, v = run.case, run.verify
-    if case.grader.get("type") == "speed":
+    if case.speed is not None:
         # a speed case carries a measurement plan, not an answer: its plan is all there is to check
         run.spec_ok = False  # nothing to grade or run
-        try:
-            from .speed.runner import check_plan
-        except ImportError as exc:
-            run.problem(f"speed plan cannot be checked: {exc}")
-            return
-        for fld, message in check_plan(case.grader):
-            run.problem(f"grader{'.' + fld if fld else ''}: {message}")
+        from .speed.plan import check_plan
+        for fld, message in check_plan(case.speed):
+            run.problem(f"speed{'.' + fld if fld else ''}: {message}")
         return
     try:
         spec_problems = check_spec(case.grader)
@@ -757,13 +753,10 @@ def _make_sandbox(allow_unsandboxed: bool):
 def _code_grade(case: Case, content: str, box):
     """Grade a code reply through the code grader, in `box`. A CaseError (the case's own tests or
     setup broke) propagates and is reported as a problem of the case."""
-    from .graders import Grade, grade, grader_module
+    from .graders import Grade
+    from .graders.code import extract_code, run_code
 
-    module = grader_module("code")
-    run_code, extract = getattr(module, "run_code", None), getattr(module, "extract_code", None)
-    if run_code is None or extract is None:  # a grader without the sandbox hook: its own default sandbox
-        return grade(case, Response(content=content, finish_reason="stop"))
-    code = extract(content, case.grader["entry_point"])
+    code = extract_code(content, case.grader["entry_point"])
     if code is None:
         return Grade(passed=False, reason="no code in response")
     return run_code(case, code, sandbox=box)

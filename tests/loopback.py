@@ -37,13 +37,16 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable, Mapping
 
-__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "assistant_turns", "turns_handler",
-           "TIMINGS_PATH"]
+__all__ = ["Reply", "ToolCallReply", "RecordedRequest", "Fault", "LoopbackServer", "tokenize", "assistant_turns",
+           "turns_handler", "TIMINGS_PATH", "STATS_PATH"]
 
 _PIECE = re.compile(r"\s*\S{1,4}|\s+$")
 # GET this path for the recorded chat requests' clock readings (a server in another process reports
 # its real send times this way; time.perf_counter() is CLOCK_MONOTONIC, shared by all processes on Linux)
 TIMINGS_PATH = "/_loopback/timings"
+# GET this path for the chat requests in flight now and at most so far, and when the first arrived and
+# the last ended (perf_counter): a server in another process reports what it saw
+STATS_PATH = "/_loopback/stats"
 
 
 def tokenize(text: str) -> list[str]:
@@ -83,6 +86,7 @@ class Reply:
     token_delay        seconds between token chunks (scheduled on absolute deadlines, no drift)
     chunks             explicit content pieces, used instead of tokenizing ``content`` (and instead of
                        the reasoning with style "think"): write the tags yourself to split them
+    system_fingerprint sent on every chunk when set (the backend configuration, as OpenAI reports it)
     """
 
     content: str = ""
@@ -95,6 +99,7 @@ class Reply:
     first_token_delay: float = 0.0
     token_delay: float = 0.0
     chunks: list[str] | None = None
+    system_fingerprint: str | None = None
 
     def __post_init__(self) -> None:
         if self.reasoning_style not in ("reasoning_content", "reasoning", "think"):
@@ -243,6 +248,7 @@ class _ClientGone(Exception):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    server_version, sys_version = "loopback/1", "(tests)"  # the `Server` header: "loopback/1 (tests)"
     server: "_HTTPServer"
 
     def setup(self) -> None:
@@ -340,6 +346,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == TIMINGS_PATH:  # introspection, not recorded: see LoopbackServer.timings
             self._send_json(200, owner.timings())
             return
+        if self.path == STATS_PATH:
+            self._send_json(200, owner.stats())
+            return
         record = owner._record(self, b"", self.arrived)
         if self._apply_status_fault(owner._take_fault(record.path)):
             return
@@ -381,6 +390,8 @@ class _Handler(BaseHTTPRequestHandler):
                                   code="model_not_found")
             return
         reply = owner._choose_reply(body)
+        owner._flight(+1)
+        self._answering = True
         try:
             if body.get("stream"):
                 self._stream(body, reply, fault, arrived, record)
@@ -388,6 +399,15 @@ class _Handler(BaseHTTPRequestHandler):
                 self._complete(body, reply, arrived)
         except _ClientGone:
             self.close_connection = True
+        finally:
+            self._answered()
+
+    def _answered(self) -> None:
+        """The request is no longer in flight. Called before the bytes that end the answer are written:
+        a client that got them may send its next request before this thread runs again."""
+        if self._answering:
+            self._answering = False
+            self.server.owner._flight(-1)
 
     def _authorised(self) -> bool:
         key = self.server.owner.api_key
@@ -436,6 +456,8 @@ class _Handler(BaseHTTPRequestHandler):
         def chunk(delta: dict, finish: str | None = None) -> dict:
             out = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
                    "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+            if reply.system_fingerprint is not None:
+                out["system_fingerprint"] = reply.system_fingerprint
             if include_usage:
                 out["usage"] = None
             return out
@@ -471,10 +493,13 @@ class _Handler(BaseHTTPRequestHandler):
             sent += 1
         if breaks and sent <= fault.after:
             return self._break_stream(fault)
+        if not include_usage or usage is None:
+            self._answered()
         self._send_event(chunk({}, reply.effective_finish_reason))
         if include_usage and usage is not None:
             final = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
                      "choices": [], "usage": usage}
+            self._answered()
             self._send_event(final)
         self._send_event("[DONE]")
         if fault is not None and fault.kind == "hold_open":
@@ -520,6 +545,7 @@ class _Handler(BaseHTTPRequestHandler):
         usage = self._usage(body, reply, deltas)
         if usage is not None:
             payload["usage"] = usage
+        self._answered()
         self._send_json(200, payload)
 
 
@@ -527,6 +553,7 @@ class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = False
     block_on_close = True
     allow_reuse_address = True
+    request_queue_size = 128  # many clients connecting at once (the default 5 drops some)
 
     def __init__(self, address: tuple[str, int], owner: "LoopbackServer") -> None:
         self.owner = owner
@@ -567,6 +594,9 @@ class LoopbackServer:
         self._rules: list[Rule] = []
         self._default: Reply = Reply("ok")
         self._handler: Callable[[dict], Reply | str | None] | None = None
+        self.in_flight = 0       # chat requests being answered now
+        self.max_in_flight = 0   # ... and the most at once (reset() starts over)
+        self.last_done: float | None = None  # perf_counter when the last answer was written
         self.script(rules=rules, default=default, handler=handler)
 
     # ---- life cycle
@@ -689,10 +719,20 @@ class LoopbackServer:
             self._faults.clear()
 
     def reset(self) -> None:
-        """Forget recorded requests and queued faults (the script stays)."""
+        """Forget recorded requests, queued faults and the in-flight peak (the script stays)."""
         with self._lock:
             self._requests.clear()
             self._faults.clear()
+            self.max_in_flight = self.in_flight
+            self.last_done = None
+
+    def stats(self) -> dict[str, Any]:
+        """Chat requests: how many, in flight now and at most, first arrival and last end (perf_counter)."""
+        chats = self.chat_requests
+        with self._lock:
+            return {"chat_count": len(chats), "in_flight": self.in_flight, "max_in_flight": self.max_in_flight,
+                    "first_received": min((r.received_at for r in chats), default=None),
+                    "last_done": self.last_done, "prompts": [_last_user_text(r.body) for r in chats]}
 
     # ---- what was received
     @property
@@ -739,6 +779,13 @@ class LoopbackServer:
         with self._lock:
             self._requests.append(record)
         return record
+
+    def _flight(self, change: int) -> None:
+        with self._lock:
+            self.in_flight += change
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            if change < 0:
+                self.last_done = time.perf_counter()
 
     def _take_fault(self, path: str) -> Fault | None:
         with self._lock:

@@ -43,7 +43,7 @@ def test_a_multi_turn_row_carries_every_turn_and_the_trace(endpoint):
     server, model, client = endpoint
     server.script(handler=turns_handler([Reply(tool_calls=[CALL], first_token_delay=0.2),
                                          Reply("I read the log.\nErrors: 2")]))
-    row = run_case(agent_case(), model, client)
+    row = run_case(agent_case(), model, client).to_dict()
     assert row["outcome"] == "passed", row["reason"]
     first, second = [r.body for r in server.chat_requests]
     assert first["messages"] == [{"role": "user", "content": PROMPT}] and first["tools"] == TOOLS
@@ -67,10 +67,10 @@ def test_a_multi_turn_row_carries_every_turn_and_the_trace(endpoint):
 def test_a_wrong_run_fails_with_one_reason(endpoint):
     server, model, client = endpoint
     server.script(handler=turns_handler([Reply(tool_calls=[CALL]), Reply("Errors: 3")]))
-    row = run_case(agent_case(), model, client)
+    row = run_case(agent_case(), model, client).to_dict()
     assert (row["outcome"], row["reason"]) == ("failed", "answer gives Errors: 3, expected only 2")
     server.script(default=Reply(tool_calls=[CALL]))  # never answers
-    row = run_case(agent_case(), model, client)
+    row = run_case(agent_case(), model, client).to_dict()
     assert row["outcome"] == "failed" and row["reason"].startswith("no answer after 4 turns (the turn limit)")
     assert len(row["turns"]) == 4
 
@@ -79,7 +79,7 @@ def test_an_endpoint_failure_mid_conversation_is_an_error_with_the_turns_so_far(
     server, model, client = endpoint
     server.script(handler=turns_handler([Reply(tool_calls=[CALL]), Reply("Errors: 2")]))
     server.fault(status=500, times=1, skip=1, message="backend crashed")  # the second turn's request fails
-    row = run_case(agent_case(), model, client)
+    row = run_case(agent_case(), model, client).to_dict()
     assert row["outcome"] == "error" and "backend crashed" in row["reason"], row["reason"]
     assert server.chat_count == 2 and len(row["turns"]) == 1
     assert row["trace"]["turns"][0]["tool_calls"][0]["result"] == LOG and row["trace"]["stop"] == ""
@@ -92,7 +92,7 @@ def test_a_broken_simulation_handler_is_a_broken_case(endpoint):
         raise KeyError("volumes")
 
     server.script(handler=turns_handler([Reply(tool_calls=[CALL]), Reply("Errors: 2")]))
-    row = run_case(agent_case({"handler": world}), model, client)
+    row = run_case(agent_case({"handler": world}), model, client).to_dict()
     assert row["outcome"] == "error" and row["reason"].startswith(
         "broken case: /suite/agent/t.cases.yaml: case AGR-1: field 'simulation.handler': simulation handler raised "
         "KeyError: 'volumes' (on read_log(")

@@ -165,6 +165,59 @@ def test_a_family_generator_that_raises_names_the_file_and_line(tmp_path):
     assert info.value.line == 3 and "ZeroDivisionError" in str(info.value)
 
 
+@pytest.mark.parametrize("key", ["stream", "n", "model", "max_tokens", "tools"])
+def test_params_that_would_change_the_request_are_refused_at_load(tmp_path, key):
+    path = write(tmp_path, "math/p.cases.yaml", f"""\
+        cases:
+          - id: P1
+            difficulty: easy
+            prompt: "1+1?"
+            grader: {{type: numeric, answer: 2}}
+            params:
+              temperature: 0
+              {key}: false
+        """)
+    with pytest.raises(CaseError) as err:
+        load_case_file(path)
+    assert str(err.value).startswith(f"{path}:8: case P1: field 'params.{key}': params may not set {key}")
+
+
+def test_a_python_file_cannot_slip_refused_params_past_the_loader(tmp_path):
+    path = write(tmp_path, "math/built_cases.py", """\
+        from pytest_crucible.case import Case
+        CASES = [Case(id="B1", category="math", difficulty="easy", messages=({"role": "user", "content": "x"},),
+                      grader={"type": "numeric", "answer": 1}, params={"stream": False}, file=__file__, line=2)]
+        """)
+    with pytest.raises(CaseError, match=r"built_cases.py:2: case B1: field 'params.stream': params may not set"):
+        load_case_file(path)
+
+
+def test_speed_plan_lives_in_its_own_field_and_only_on_speed_cases(tmp_path):
+    ok = write(tmp_path, "speed/s.cases.yaml", """\
+        cases:
+          - {id: S1, difficulty: easy, prompt: "Tell a story.", speed: {repeats: 2, concurrency: 4}}
+          - {id: S2, difficulty: easy, prompt: "Tell a story."}
+        """)
+    s1, s2 = load_case_file(ok)
+    assert (s1.speed, s1.grader) == ({"repeats": 2, "concurrency": 4}, {}) and s2.speed == {}
+    assert s1.content_hash != s2.content_hash  # the plan is part of what is asked
+    problems = {
+        "math/a.cases.yaml": ("{id: A, difficulty: easy, prompt: p, grader: {type: speed}}",
+                              "field 'grader.type': speed is not a grader"),
+        "math/b.cases.yaml": ("{id: B, difficulty: easy, prompt: p, grader: {type: numeric, answer: 1}, "
+                              "speed: {repeats: 2}}", "field 'speed': a speed plan belongs only on speed cases"),
+        "speed/c.cases.yaml": ("{id: C, difficulty: easy, prompt: p, grader: {type: numeric, answer: 1}}",
+                               "field 'grader': a speed case is measured, not graded"),
+        "speed/d.cases.yaml": ("{id: D, difficulty: easy, prompt: p, speed: {streams: 4}}",
+                               "field 'speed.streams': unknown speed setting"),
+    }
+    for name, (entry, message) in problems.items():
+        path = write(tmp_path, name, f"cases:\n  - {entry}\n")
+        with pytest.raises(CaseError) as err:
+            load_case_file(path)
+        assert f"{path}:2: case {entry.split(',')[0][5:]}: {message}" in str(err.value), str(err.value)
+
+
 def test_a_generated_case_points_at_its_generator(tmp_path):
     path = write(tmp_path, "fam_cases.py", "# a family\n\n\n" + textwrap.dedent(FAMILY))
     assert {c.line for c in load_case_file(path)} == {6}  # the `def cases(seed):` line

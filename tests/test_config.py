@@ -128,7 +128,7 @@ def test_model_max_tokens_caps_every_case(tmp_path, loopback):
         model = cfg.select(name)[0]
         with ChatClient(loopback.base_url, model_id=model.model_id) as client:
             row = run_case(case, model, client)
-        assert row["params"]["max_tokens"] == expected
+        assert row.params["max_tokens"] == expected
         assert loopback.chat_requests[-1].body["max_tokens"] == expected
 
 
@@ -136,3 +136,12 @@ def test_model_max_tokens_must_be_positive(tmp_path):
     path = write(tmp_path, "providers:\n  p: {base_url: 'http://x/v1'}\nmodels:\n  - {name: a, provider: p, max_tokens: 0}\n")
     with pytest.raises(ConfigError, match="max_tokens must be a positive"):
         load_config(path)
+
+
+def test_model_params_that_would_change_the_request_are_refused(tmp_path):
+    path = write(tmp_path, "providers:\n  p: {base_url: 'http://x/v1'}\nmodels:\n"
+                           "  - name: a\n    provider: p\n    params: {temperature: 0, n: 4}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value) == (f"{path}:6: field 'models[a].params': params may not set n: one item is one "
+                              "answer; use --crucible-repeats N to ask several times")

@@ -46,6 +46,9 @@ def arg(name, default=None):
 if os.environ.get("FAKE_ARGS_FILE"):
     with open(os.environ["FAKE_ARGS_FILE"], "a") as f:
         f.write(json.dumps(sys.argv) + "\\n")
+if os.environ.get("FAKE_ENV_FILE"):
+    with open(os.environ["FAKE_ENV_FILE"], "w") as f:
+        json.dump(dict(os.environ), f)
 mode = os.environ.get("FAKE_MODE", "ok")
 if mode == "crash":
     print("llama_model_load: error loading model: corrupted file", file=sys.stderr, flush=True)

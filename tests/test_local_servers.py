@@ -17,7 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from pytest_crucible.lease import LeaseManager
-from pytest_crucible.lease.displace import DisplaceError, LoadedModel, displace, parse_time, restore
+from pytest_crucible.lease.adapter import DisplaceError, LoadedModel, parse_time
+from pytest_crucible.lease.displace import displace, restore
 from pytest_crucible.lease.locks import LeaseDir, acquire
 from pytest_crucible.lease.spec import validate_launch
 from test_lease import events, fake_model, python_child, wait_for, write_fake_server

@@ -55,8 +55,24 @@ def test_the_crucible_command_builds_its_flags_from_the_same_rows():
 
 
 def test_a_new_setting_is_one_row():
-    row = Setting("max_cost", "stop the run past this many USD", metavar="USD")
-    assert (row.pytest_flag, row.dest, row.env) == ("--crucible-max-cost", "crucible_max_cost", "CRUCIBLE_MAX_COST")
+    row = Setting("max_turns", "stop a loop after N turns", kind="int", metavar="N")
+    assert (row.pytest_flag, row.dest, row.env) == ("--crucible-max-turns", "crucible_max_turns", "CRUCIBLE_MAX_TURNS")
+
+
+def test_the_run_engines_settings_resume_with_or_without_a_folder_and_a_cost_in_dollars():
+    parser = argparse.ArgumentParser()
+    for name in ("resume", "max_cost"):
+        parser.add_argument(SETTINGS[name].pytest_flag, **SETTINGS[name].argparse_kwargs())
+    assert parser.parse_args(["--crucible-resume"]).crucible_resume == "latest"
+    assert parser.parse_args(["--crucible-resume=runs/x"]).crucible_resume == "runs/x"
+    assert parser.parse_args([]).crucible_resume is None
+    assert parser.parse_args(["--crucible-max-cost=2.5"]).crucible_max_cost == 2.5
+    cost = SETTINGS["max_cost"]
+    assert cost.resolve(None, ini="0.75", environ={}) == 0.75
+    assert cost.resolve(None, environ={"CRUCIBLE_MAX_COST": "3"}) == 3.0
+    with pytest.raises(InputError, match=r"^\$CRUCIBLE_MAX_COST: expected a number, got '\$5'"):
+        cost.resolve(None, environ={"CRUCIBLE_MAX_COST": "$5"})
+    assert SETTINGS["resume"].resolve(None, ini="latest", environ={}) == "latest"
 
 
 @pytest.fixture

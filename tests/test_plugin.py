@@ -189,6 +189,36 @@ def test_user_can_override_client_fixture(project, loopback):
     result.stdout.fnmatch_lines(["*expected*"])
 
 
+def test_every_item_ends_in_a_row_even_when_crucible_breaks(project, loopback):
+    """An exception nobody planned for (here a client that raises RuntimeError) is an error row whose
+    reason starts `crucible bug:`; before, the item had no row and vanished from the report."""
+    project.makeconftest("""
+        import pytest
+        from pytest_crucible.response import Response
+
+        class Flaky:
+            def chat(self, messages, **kwargs):
+                if "digit" in messages[-1]["content"]:
+                    raise RuntimeError("boom")
+                return Response(content="Answer: 1", finish_reason="stop")
+
+        @pytest.fixture
+        def crucible_client():
+            return Flaky()
+    """)
+    math = [c for c in SUITE if c.category == "math"]
+    broken = [c for c in math if "digit" in c.messages[-1]["content"]]
+    assert broken and len(broken) < len(math)
+    result = run(project, "--models", "m1", "-m", "math")
+    assert result.parseoutcomes().get("errors") == len(broken)
+    rows = rows_of(project)
+    assert len(rows) == len(math)
+    errors = [r for r in rows if r["outcome"] == "error"]
+    assert {r["case_id"] for r in errors} == {c.id for c in broken}
+    assert all(r["reason"] == "crucible bug: RuntimeError: boom" for r in errors)
+    assert report_of(project)["models"]["m1"]["total"]["errors"] == len(broken)
+
+
 def test_malformed_case_file_stops_collection_without_traceback(project):
     project.makefile(".cases.yaml", broken="cases:\n  - id: B1\n    category: math\n    difficulty: easy\n"
                      "    prompt: p\n    grader: {type: numeric}\n")
@@ -426,11 +456,12 @@ def test_users_checks_run_per_model_and_land_in_rows_and_report(project, loopbac
     assert set(rows) == {(t, m) for t in ("test_product", "test_knows_its_model", "test_not_for_every_model")
                          for m in ("m1", "m2")}
     skipped = rows["test_not_for_every_model", "m2"]
-    assert (skipped["outcome"], skipped["reason"], skipped["requests"]) == ("skipped", "nothing to check on m2", 0)
+    assert (skipped["outcome"], skipped["reason"], skipped["turns"]) == ("skipped", "nothing to check on m2", [])
     product = rows["test_product", "m1"]
     assert (product["category"], product["difficulty"], product["outcome"]) == ("math", "hard", "passed")
-    assert product["requests"] == 2 and product["answer_text"] == "Answer: 42"
-    assert product["tokens"]["completion"] >= 2 * 2  # both answers counted
+    assert len(product["turns"]) == 2 and product["answer_text"] == "Answer: 42" and product["kind"] == "check"
+    assert product["tokens"]["completion"] == sum(t["tokens"]["completion"] for t in product["turns"]) >= 2 * 2
+    assert product["attempts"] == 2 and product["timings"] == product["turns"][1]["timings"]
     assert rows["test_knows_its_model", "m2"]["category"] == "custom"
     report = report_of(project)["models"]["m1"]
     assert report["categories"]["math"]["passed"] == 1 and report["categories"]["custom"]["passed"] == 1

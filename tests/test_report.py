@@ -5,6 +5,7 @@ import json
 import pytest
 
 from pytest_crucible.report import aggregate, render_markdown, wilson_interval, write_reports
+from pytest_crucible.row import Row
 from pytest_crucible.store import RunStore, read_rows
 
 
@@ -60,8 +61,8 @@ def test_markdown_lists_failures_and_errors_apart():
 
 def test_store_appends_and_survives_a_torn_last_line(tmp_path):
     store = RunStore(tmp_path, "run-1")
-    store.append(ROWS[0])
-    store.append(ROWS[1])
+    store.append(Row.from_dict(ROWS[0]))
+    store.append(Row.from_dict(ROWS[1]))
     store.close()
     assert (tmp_path / "latest").resolve() == (tmp_path / "run-1").resolve()
     with open(tmp_path / "run-1" / "rows.jsonl", "a") as fh:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from pytest_crucible.errors import InfraError, SandboxError
-from pytest_crucible.sandbox import (SKIP_REASON, RunResult, Sandbox, bwrap_available, configure, get_sandbox,
+from pytest_crucible.sandbox import (SKIP_REASON, RunResult, Sandbox, bwrap_available, get_sandbox,
                                      sandbox_mode, unavailable_reason)
 from pytest_crucible.sandbox import runner
 from pytest_crucible.sandbox.seccomp import fork_filter
@@ -178,19 +178,19 @@ def test_unsandboxed_mode_runs_with_limits_and_a_clean_env(bare, monkeypatch):
     bare.canary()
 
 
-def test_default_sandbox_follows_configure(monkeypatch):
+def test_the_sandbox_setting_is_passed_in_not_kept(monkeypatch):
     monkeypatch.setattr(runner, "find_bwrap", lambda: None)
-    try:
-        configure(allow_unsandboxed=False)
-        assert unavailable_reason() == SKIP_REASON and "bwrap" in SKIP_REASON and "--crucible-allow-unsandboxed" in SKIP_REASON
-        assert sandbox_mode() == "unavailable"
-        with pytest.raises(SandboxError):
-            get_sandbox()
-        configure(allow_unsandboxed=True)
-        assert unavailable_reason() is None and sandbox_mode() == "unsandboxed"
-        assert get_sandbox().unsandboxed
-    finally:
-        configure(allow_unsandboxed=False)
+    monkeypatch.setattr(runner, "_sandboxes", {})
+    assert unavailable_reason() == SKIP_REASON and "bwrap" in SKIP_REASON and "--crucible-allow-unsandboxed" in SKIP_REASON
+    assert sandbox_mode() == "unavailable"
+    with pytest.raises(SandboxError):
+        get_sandbox()
+    assert unavailable_reason(allow_unsandboxed=True) is None and sandbox_mode(True) == "unsandboxed"
+    assert get_sandbox(allow_unsandboxed=True).unsandboxed
+    # nothing was remembered: the next caller without the setting still gets no sandbox
+    assert unavailable_reason() == SKIP_REASON
+    with pytest.raises(SandboxError):
+        get_sandbox()
 
 
 def test_invalid_arguments_are_refused(bare):

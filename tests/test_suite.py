@@ -65,7 +65,7 @@ def test_the_first_tools_ability_and_agent_checks_are_present(accuracy):
 def test_every_case_carries_verification_data(accuracy):
     for case in accuracy:
         v = case.verify
-        if case.grader["type"] == "code":
+        if case.grader.get("type") == "code":
             assert "solution" in v, case.id
         else:
             assert "reference" in v and v.get("wrong"), case.id
@@ -90,7 +90,7 @@ def test_verify_finds_no_problem_in_the_builtin_suite(suite):
     report = verify_cases(suite)
     elapsed = time.monotonic() - started
     assert report.problems == [], "\n".join(str(p) for p in report.problems)
-    code = sum(c.grader["type"] == "code" for c in suite)
+    code = sum(c.grader.get("type") == "code" for c in suite)
     solvers = sum("solver" in c.verify for c in suite)
     haystacks = sum("haystack" in c.verify for c in suite)
     assert (report.solutions_run, report.answers_derived, report.haystacks_rebuilt) == (code, solvers, haystacks)

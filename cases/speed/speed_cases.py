@@ -1,6 +1,6 @@
 """Speed cases: the first tool's three prompt lengths, a long prompt for prefill, a concurrency sweep.
 
-Each case's `grader` is its speed plan ({type: speed, warmup, repeats, concurrency}); the speed runner
+Each case's `speed` field is its plan ({warmup, repeats, concurrency}); the speed runner
 (pytest_crucible/speed/runner.py) runs it: warm-up rounds, then measured rounds, every prompt starting
 with a fresh random nonce. The prompts ask for long answers so there is plenty of decoding to time;
 `max_tokens` bounds it. Items tagged `sweep` share one prompt and form the concurrency sweep (1, 4, 16
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pytest_crucible.case import Case
 from pytest_crucible.haystack import build_haystack, min_context_for
-from pytest_crucible.speed.runner import check_plan
+from pytest_crucible.speed.plan import check_plan
 
 _FILE = str(Path(__file__))
 
@@ -44,12 +44,12 @@ def _prefill_prompt() -> str:
 
 
 def _case(id, prompt, title, *, concurrency=1, max_tokens=GEN_MAX_TOKENS, tags=(), min_context=None):
-    plan = {"type": "speed", "concurrency": concurrency}
+    plan = {"concurrency": concurrency}
     problems = check_plan(plan)
     if problems:
         raise ValueError(f"{id}: {problems}")
     return Case(id=id, category="speed", difficulty="easy",
-                messages=({"role": "user", "content": prompt},), grader=plan, max_tokens=max_tokens,
+                messages=({"role": "user", "content": prompt},), grader={}, speed=plan, max_tokens=max_tokens,
                 tags=tuple(tags), min_context=min_context, title=title, file=_FILE,
                 line=sys._getframe(1).f_lineno)
 

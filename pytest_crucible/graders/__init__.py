@@ -4,7 +4,9 @@
     grade(case: Case, response: Response) -> Grade       # pure; spec is case.grader
 
 A grader of multi-turn runs sets GRADES_TRACE = True and takes the agent_loop.Trace instead of one
-response. `grade()` below is the single entry point: it refuses to grade a truncated reply as complete.
+response. A grader that runs code sets `USES_SANDBOX = True` and takes `sandbox=` (the run's, or None for
+the process default). `grade()` below is the single entry point: it refuses to grade a truncated reply as
+complete.
 
 Other packages add grader types through the entry point group `pytest_crucible.graders` (the entry
 point's name is the type a case writes in `grader.type`; its value a module or object with `check` and
@@ -31,7 +33,6 @@ GRADERS = Registry(ENTRY_POINT_GROUP, "grader type", {
     "tool_calls": f"{__name__}.tool_calls",
     "trace": f"{__name__}.trace",
     "code": f"{__name__}.code",
-    "speed": f"{__name__}.speed",
 }, needs=("check", "grade"))
 
 
@@ -54,7 +55,12 @@ def check_spec(spec: dict) -> list[tuple[str | None, str]]:
     return list(module.check(spec))
 
 
-def grade(case, response, trace=None) -> Grade:
+def uses_sandbox(spec: dict) -> bool:
+    """Whether this grader runs code (its module sets USES_SANDBOX): it is handed the run's sandbox."""
+    return bool(getattr(grader_module(spec["type"]), "USES_SANDBOX", False))
+
+
+def grade(case, response, trace=None, *, sandbox=None) -> Grade:
     """Grade one reply; for a case graded on a multi-turn run, its trace (`response` is then the final
     turn's, or None for trace.final)."""
     module = grader_module(case.grader["type"])
@@ -63,6 +69,8 @@ def grade(case, response, trace=None) -> Grade:
             raise ValueError(f"case {case.id}: the {case.grader['type']} grader needs the run's trace")
         response = response if response is not None else trace.final
         result = module.grade(case, trace)
+    elif getattr(module, "USES_SANDBOX", False):
+        result = module.grade(case, response, sandbox=sandbox)
     else:
         result = module.grade(case, response)
     if response.truncated:
@@ -85,4 +93,5 @@ def _truncation(response, case) -> str:
     return f"TRUNCATED at {limit} tokens{thought}"
 
 
-__all__ = ["ENTRY_POINT_GROUP", "GRADERS", "Grade", "check_spec", "grade", "grader_module", "known_types"]
+__all__ = ["ENTRY_POINT_GROUP", "GRADERS", "Grade", "check_spec", "grade", "grader_module", "known_types",
+           "uses_sandbox"]

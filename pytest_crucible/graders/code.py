@@ -203,9 +203,13 @@ def extract_code(text: str, entry_point: str) -> str | None:
 
 # ---------------------------------------------------------------------------------------- grading
 
-def grade(case, response) -> Grade:
-    """Grade a reply. The first code grade of a process runs the canary first (see `canary`): a
-    sandbox that cannot run known-good code raises SandboxError, an infrastructure error."""
+USES_SANDBOX = True
+
+
+def grade(case, response, sandbox: Sandbox | None = None) -> Grade:
+    """Grade a reply in `sandbox` (default: the process's bwrap sandbox). The first code grade in a
+    sandbox runs the canary first (see `canary`): a sandbox that cannot run known-good code raises
+    SandboxError, an infrastructure error."""
     spec = case.grader
     code = extract_code(response.content, spec["entry_point"])
     if code is None:
@@ -213,7 +217,7 @@ def grade(case, response) -> Grade:
     if len(code) > MAX_CODE_CHARS:
         return Grade(passed=False, reason=f"code too long ({len(code)} characters)", answer=code[:2000],
                      details={})
-    sandbox = get_sandbox()
+    sandbox = sandbox or get_sandbox()
     canary(sandbox)
     return run_code(case, code, sandbox=sandbox)
 

@@ -280,11 +280,6 @@ def _exact_values(stated: list[_Stated]) -> list[Fraction]:
     return list({s.value: None for s in kept})
 
 
-def stated_values(answer: str) -> list[Fraction]:
-    """Every value an answer line states, in order (see the module docstring for the rule)."""
-    return _exact_values(_stated(answer))
-
-
 # ---------------------------------------------------------------- reading a reply
 
 def _counted(marked: list) -> list:

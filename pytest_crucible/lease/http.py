@@ -1,6 +1,8 @@
 """Small JSON-over-HTTP calls for health checks and the LM Studio / Ollama management APIs.
 
-Standard library only: these calls are few, short and not on the benchmark's measured path.
+Standard library only: these calls are few, short and not on the benchmark's measured path. Every such
+call in the package goes through `request_json`. A token goes to the URL it was meant for and to
+redirects on the same origin only: urllib would forward `Authorization` to any host a redirect names.
 """
 
 from __future__ import annotations
@@ -11,8 +13,34 @@ import urllib.parse
 import urllib.request
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+
+
+class _CredentialsStayHome(urllib.request.HTTPRedirectHandler):
+    """Follow redirects, but a redirect to another origin (scheme, host, port) loses the credentials."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and origin(newurl) != origin(req.full_url):
+            for name in list(new.headers):
+                if name.lower() in _CREDENTIAL_HEADERS:
+                    del new.headers[name]
+            for name in list(new.unredirected_hdrs):
+                if name.lower() in _CREDENTIAL_HEADERS:
+                    del new.unredirected_hdrs[name]
+        return new
+
+
 # Loopback servers are reached directly, whatever HTTP(S)_PROXY says.
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}), _CredentialsStayHome)
+_VIA_ENV_PROXY = urllib.request.build_opener(_CredentialsStayHome)
 
 
 class HTTPFailure(Exception):
@@ -40,7 +68,7 @@ def request_json(method: str, url: str, body: dict | None = None, *, timeout: fl
     req = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         host = urllib.parse.urlsplit(url).hostname or ""
-        opener = _DIRECT if host in _LOOPBACK else urllib.request.build_opener()
+        opener = _DIRECT if host in _LOOPBACK else _VIA_ENV_PROXY
         with opener.open(req, timeout=timeout) as resp:
             raw = resp.read()
     except urllib.error.HTTPError as exc:

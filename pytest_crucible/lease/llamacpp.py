@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -22,6 +23,18 @@ from .spec import LaunchError, LaunchSpec
 HOST = "127.0.0.1"
 PORT_ATTEMPTS = 3
 LOG_TAIL_LINES = 25
+# A variable whose name says it holds a secret, or whose value is a URL with credentials in it, never
+# reaches the server: it runs a model, it has no use for API keys.
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION", re.I)
+CREDENTIALS_IN_URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@\s]+@", re.I)
+
+
+def scrubbed_environment(environ: dict, secret_names=()) -> dict:
+    """`environ` without the variables that hold secrets: those named in `secret_names` (the providers'
+    api_key_env), those whose name says so, and URLs with credentials in them."""
+    named = set(secret_names)
+    return {k: v for k, v in environ.items()
+            if k not in named and not SECRET_NAME.search(k) and not CREDENTIALS_IN_URL.match(v)}
 
 
 class ServerStartError(InfraError):
@@ -62,8 +75,10 @@ def tail(path: Path | str, lines: int = LOG_TAIL_LINES) -> str:
 
 
 class LlamaServer:
-    def __init__(self, spec: LaunchSpec, gguf: Path, devices: list[Device], log_dir: Path):
+    def __init__(self, spec: LaunchSpec, gguf: Path, devices: list[Device], log_dir: Path,
+                 secret_env_names=()):
         self.spec = spec
+        self.secret_env_names = tuple(secret_env_names)
         self.gguf = Path(gguf)
         self.devices = devices
         self.log_dir = Path(log_dir)
@@ -119,7 +134,7 @@ class LlamaServer:
         return cmd + list(spec.args)
 
     def environment(self) -> dict:
-        env = dict(os.environ)
+        env = scrubbed_environment(dict(os.environ), self.secret_env_names)
         env.update(visible_devices_env(self.devices))
         env.setdefault("PYTHONUNBUFFERED", "1")
         return env

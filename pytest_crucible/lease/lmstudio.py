@@ -10,7 +10,7 @@ through HTTP: displacing a loaded model there is an error that says so.
 
 from __future__ import annotations
 
-from .displace import Adapter, DisplaceError, LoadedModel
+from .adapter import Adapter, DisplaceError, LoadedModel
 from .http import HTTPFailure, get_json, post_json
 
 # Load settings of an instance that the load endpoint accepts back.

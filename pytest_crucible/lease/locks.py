@@ -2,8 +2,8 @@
 
 A lease directory holds, per device (`cpu`, `gpu0`, ...):
 
-    <device>.lock      an OS file lock (filelock, fcntl): exclusive, and freed by the kernel when the
-                       holding process dies, however it dies
+    <device>.lock      an exclusive OS file lock (pytest_crucible/locks.py), freed by the kernel when
+                       the holding process dies, however it dies
     <device>.json      the lease record: holder (pid, host, model, run, since), state, the server it
                        started (pid, start time, command line) and the models it displaced
     guests/<token>/    one file per xdist worker of the same run sharing the holder's server
@@ -30,6 +30,7 @@ from typing import Callable
 from filelock import FileLock, Timeout
 
 from ..errors import InfraError
+from ..locks import exclusive
 from .process import ProcessId, holder_alive, hostname, identify, kill_recorded, pid_alive
 
 LEASE_DIR_ENV = "CRUCIBLE_LEASE_DIR"
@@ -70,7 +71,7 @@ class LeaseDir:
 
     # -- files -----------------------------------------------------------------------------------
     def lock(self, device: str) -> FileLock:
-        return FileLock(str(self.path / f"{device}.lock"), mode=0o666)
+        return exclusive(self.path / f"{device}.lock")
 
     def record_path(self, device: str) -> Path:
         return self.path / f"{device}.json"

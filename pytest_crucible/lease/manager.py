@@ -27,7 +27,7 @@ from . import displace as displace_mod
 from .devices import Device, cpu_device, discover_gpus
 from .http import HTTPFailure, get_json
 from .llamacpp import LlamaServer, ServerInfo
-from .locks import DeviceLease, LeaseDir, acquire
+from .locks import DeviceLease, LeaseDir, LeaseTimeout, acquire
 from .process import ProcessId, holder_alive
 from .spec import LaunchError, LaunchSpec
 
@@ -155,8 +155,10 @@ def resolve_devices(spec: LaunchSpec, gpus: list[Device] | None = None,
 
 class LeaseManager:
     def __init__(self, run_id: str | None = None, lease_dir: str | None = None,
-                 log: Callable[[str], None] | None = None, guest_wait: float = 1800.0):
+                 log: Callable[[str], None] | None = None, guest_wait: float = 1800.0,
+                 secret_env_names=()):
         self.run_id = run_id
+        self.secret_env_names = tuple(secret_env_names)  # the providers' api_key_env: kept from servers
         self._lease_dir_path = lease_dir
         self._lease_dir: LeaseDir | None = None
         self.log = log or (lambda message: print(f"crucible: {message}", file=sys.stderr))
@@ -191,6 +193,8 @@ class LeaseManager:
                 raise LocalServerError(self._failed[model.name])
             try:
                 return self._start(model)
+            except LeaseTimeout as exc:  # the device may be free for the next item: not remembered
+                raise LocalServerError(str(exc)) from None
             except (LaunchError, InfraError) as exc:
                 self._failed[model.name] = str(exc)
                 raise LocalServerError(str(exc)) from None
@@ -241,7 +245,7 @@ class LeaseManager:
                     lease.update(displaced=[m.to_dict() for m in held.displaced])
                 displace_mod.displace(list(spec.displace), device_ids, [g.id for g in gpus], record=record,
                                       log=self.log)
-            server = LlamaServer(spec, gguf, devices, self.lease_dir.path / "logs")
+            server = LlamaServer(spec, gguf, devices, self.lease_dir.path / "logs", self.secret_env_names)
             held.server = server
 
             def started(process: ProcessId, pgid: int, port: int, log_path: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from .displace import Adapter, DisplaceError, LoadedModel, parse_time, wait_until
+from .adapter import Adapter, DisplaceError, LoadedModel, parse_time, wait_until
 from .http import get_json, post_json
 
 FOREVER_AFTER_S = 365 * 24 * 3600   # an expiry further away than this was keep_alive -1

@@ -7,7 +7,7 @@
 """
 
 from .runner import (LAUNCHER, OUTPUT_LIMIT, SKIP_REASON, UNSANDBOXED_WARNING, RunResult, Sandbox,
-                     bwrap_available, configure, find_bwrap, get_sandbox, sandbox_mode, unavailable_reason)
+                     bwrap_available, find_bwrap, get_sandbox, sandbox_mode, unavailable_reason)
 
 __all__ = ["LAUNCHER", "OUTPUT_LIMIT", "SKIP_REASON", "UNSANDBOXED_WARNING", "RunResult", "Sandbox",
-           "bwrap_available", "configure", "find_bwrap", "get_sandbox", "sandbox_mode", "unavailable_reason"]
+           "bwrap_available", "find_bwrap", "get_sandbox", "sandbox_mode", "unavailable_reason"]

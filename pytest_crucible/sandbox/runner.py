@@ -523,38 +523,32 @@ def _memory_exceeded(stderr: str) -> bool:
     return any("Cannot allocate memory" in line or "out of memory" in line.lower() for line in tail)
 
 
-# ---------------------------------------------------------------------- per-process default sandbox
-# Each pytest process (xdist workers included) calls `configure` from its own pytest_configure; no
-# state is shared between processes.
-_settings = {"allow_unsandboxed": False}
-_default: dict[bool, Sandbox] = {}
-_default_lock = threading.Lock()
+# ---------------------------------------------------------------------- the process's sandboxes
+# Whether code may run without bwrap is the run's setting (the session's RunSettings), passed in; one
+# Sandbox per setting is kept for the process, so its canary runs once.
+_sandboxes: dict[bool, Sandbox] = {}
+_sandboxes_lock = threading.Lock()
 
 
-def configure(*, allow_unsandboxed: bool = False) -> None:
-    """Set whether code may run without bwrap in this process (the plugin's --crucible-allow-unsandboxed)."""
-    _settings["allow_unsandboxed"] = bool(allow_unsandboxed)
-
-
-def unavailable_reason() -> str | None:
+def unavailable_reason(allow_unsandboxed: bool = False) -> str | None:
     """Why code cases must be skipped here (SKIP_REASON), or None when they can run."""
-    if bwrap_available() or _settings["allow_unsandboxed"]:
+    if bwrap_available() or allow_unsandboxed:
         return None
     return SKIP_REASON
 
 
-def sandbox_mode() -> str:
+def sandbox_mode(allow_unsandboxed: bool = False) -> str:
     """"bwrap", "unsandboxed" (no bwrap, --crucible-allow-unsandboxed given) or "unavailable"."""
     if bwrap_available():
         return "bwrap"
-    return "unsandboxed" if _settings["allow_unsandboxed"] else "unavailable"
+    return "unsandboxed" if allow_unsandboxed else "unavailable"
 
 
-def get_sandbox() -> Sandbox:
-    """The process's sandbox under the current settings (raises SandboxError when there is none)."""
-    allow = _settings["allow_unsandboxed"]
-    with _default_lock:
-        sandbox = _default.get(allow)
+def get_sandbox(allow_unsandboxed: bool = False) -> Sandbox:
+    """The process's sandbox for this setting (raises SandboxError when there is none)."""
+    allow = bool(allow_unsandboxed)
+    with _sandboxes_lock:
+        sandbox = _sandboxes.get(allow)
         if sandbox is None:
-            sandbox = _default[allow] = Sandbox(allow_unsandboxed=allow)
+            sandbox = _sandboxes[allow] = Sandbox(allow_unsandboxed=allow)
         return sandbox

@@ -1,10 +1,10 @@
 """Speed: per-request metrics from the stream, speed cases, plausibility against the hardware, goodput.
 
     metrics        request_metrics(response) -> dict, recorded on every row (accuracy rows too)
-    runner         run_speed_case(): warm-up, N rounds, a nonce per prompt, 1..N concurrent streams
+    runner         the speed item kind: warm-up, N rounds, a nonce per prompt, 1..N concurrent streams
     plausibility   decode ceiling = bandwidth / bytes read per token; TTFT floor for the prompt
     hardware       GPU bandwidth table, CPU default, --crucible-bandwidth
-    endpoint_lock  speed items exclusive per endpoint, accuracy items of local models shared
+    endpoint_lock  exclusive items (speed) alone per endpoint, other items of local models shared
     settings       --crucible-bandwidth, --crucible-slo, warm-up / repeat overrides
     summary        report.json `models.<name>.speed`, goodput, markdown and terminal blocks
 

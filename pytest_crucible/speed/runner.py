@@ -1,9 +1,7 @@
 """Running one speed case: warm-up, N measured rounds, a fresh nonce per prompt, 1..N streams at once.
 
-A speed case is a `Case` of category `speed` whose `grader` mapping is the speed plan:
-
-    {"type": "speed", "warmup": 1, "repeats": 3, "concurrency": 1}
-
+A speed case is a `Case` of category `speed` with a measurement plan in its `speed:` field (see
+plan.py). It runs as the `speed` item kind (kinds.py): `measure_item` asks, `finish_item` judges.
 Each round sends `concurrency` requests at the same moment (threads released by one barrier). The
 warm-up rounds are identical and thrown away. Every request's first message starts with a fresh random
 nonce, so no prefix cache can answer the prompt and flatter the time to first token.
@@ -26,48 +24,15 @@ import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
-from ..errors import InfraError
+from ..kinds import ItemKind
+from ..row import request_params
 from . import plausibility
-from .endpoint_lock import LockHeld
 from .hardware import Hardware, gpu_names, is_local_model, launch_devices, resolve_hardware
 from .metrics import METRIC_KEYS, MIN_DECODE_TOKENS, request_metrics, spread
-from .settings import SpeedSettings, current
-
-DEFAULT_WARMUP = 1
-DEFAULT_REPEATS = 3
-PLAN_KEYS = {"type", "warmup", "repeats", "concurrency"}
-
-
-@dataclass(frozen=True)
-class SpeedPlan:
-    warmup: int = DEFAULT_WARMUP
-    repeats: int = DEFAULT_REPEATS
-    concurrency: int = 1
-
-
-def check_plan(spec: dict) -> list[tuple[str | None, str]]:
-    """Problems in a speed case's grader mapping, as (field, message) pairs (the graders' convention)."""
-    problems: list[tuple[str | None, str]] = []
-    for key in sorted(set(spec) - PLAN_KEYS):
-        problems.append((key, f"unknown speed setting; allowed: {', '.join(sorted(PLAN_KEYS - {'type'}))}"))
-    for key, minimum in (("warmup", 0), ("repeats", 1), ("concurrency", 1)):
-        value = spec.get(key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < minimum):
-            problems.append((key, f"{key} must be a whole number of at least {minimum}"))
-    return problems
-
-
-def plan_for(case, settings: SpeedSettings | None = None) -> SpeedPlan:
-    """The case's plan, with the run's --crucible-speed-warmup / --crucible-speed-repeats on top."""
-    spec = case.grader or {}
-    settings = settings or current()
-    return SpeedPlan(
-        warmup=settings.warmup if settings.warmup is not None else int(spec.get("warmup", DEFAULT_WARMUP)),
-        repeats=settings.repeats if settings.repeats is not None else int(spec.get("repeats", DEFAULT_REPEATS)),
-        concurrency=int(spec.get("concurrency", 1)),
-    )
+from .plan import SpeedPlan, plan_for
+from .settings import SpeedSettings
 
 
 def new_nonce() -> str:
@@ -193,72 +158,69 @@ def summarize(samples: list[dict]) -> dict:
     return {k: spread([s.get(k) for s in samples]) for k in keys}
 
 
-def run_speed_case(case, model, client, *, repeat: int = 1, run_id: str | None = None,
-                   settings: SpeedSettings | None = None, lock: LockHeld | None = None,
-                   hardware: Hardware | None = None) -> dict:
-    """Measure one speed case against one model and describe it as a result row (see module doc)."""
-    from ..runner import base_row, request_params, skip_reason  # late: runner imports this module
+def skip_reason(item) -> str | None:
+    """Why the item's plan does not apply to its model's endpoint (too many streams), or None."""
+    return concurrency_skip(item.model, plan_for(item.case, item.settings.speed).concurrency)
 
-    settings = settings or current()
-    plan = plan_for(case, settings)
-    row = base_row(case, model, repeat, run_id)
-    row["params"]["speed_plan"] = asdict(plan)
-    reason = skip_reason(case, model)
-    if reason is None:
-        reason = concurrency_skip(model, plan.concurrency)
-    if reason:
-        row.update(outcome="skipped", reason=reason)
-        return row
 
+def measure_item(item) -> dict:
+    """The speed kind's ask: the plan's rounds against the item's client (raises InfraError)."""
+    plan = plan_for(item.case, item.settings.speed)
     started = time.perf_counter()
     load_before = _load()
-    try:
-        result = measure(client, case, request_params(case, model), plan)
-    except InfraError as exc:
-        row.update(outcome="error", reason=str(exc), wall_s=round(time.perf_counter() - started, 4))
-        return row
+    result = measure(item.client, item.case, request_params(item.case, item.model), plan)
+    result.update(plan=plan, load_before=load_before, wall_s=time.perf_counter() - started)
+    return result
 
+
+def finish_item(item, result: dict) -> None:
+    """The speed kind's finish: plausibility against the hardware, and the row (see the module doc)."""
+    model, client, row = item.model, item.client, item.row
+    plan: SpeedPlan = result["plan"]
+    row.params["speed_plan"] = asdict(plan)
     samples, summary = result["samples"], summarize(result["samples"])
     totals = result["totals"]
     medians = {k: (v or {}).get("median") for k, v in summary.items()}
     base_url = getattr(client, "base_url", None)
-    hw = hardware or model_hardware(model, settings, base_url)
+    hw = item.settings.hardware or model_hardware(model, item.settings.speed, base_url)
     weights = plausibility.model_weights(model)
     uncached = [(s["prompt_tokens"] or 0) - (s["cached_tokens"] or 0) for s in samples if s["prompt_tokens"]]
     verdict = plausibility.check(
         decode_tps=medians["decode_tps"], ttft_s=medians["ttft_s"],
         uncached_prompt_tokens=min(uncached) if uncached else None, hardware=hw, weights=weights)
     first = result["first_response"]
-    row.update(
-        answer_text=(first.content[:500] if first is not None else ""),
-        finish_reason=first.finish_reason if first is not None else None,
-        served_model=first.model if first is not None else None,
-        attempts=sum(s["attempts"] for s in samples),
-        timings={**medians, "chunks": spread([s["chunks"] for s in samples]),
-                 "estimated_tokens": any(s["estimated_tokens"] for s in samples)},
-        tokens={"prompt": totals["prompt"], "completion": totals["completion"],
-                "reasoning": sum(s["reasoning_tokens"] or 0 for s in samples),
-                "cached": sum(s["cached_tokens"] or 0 for s in samples), "estimated": totals["estimated"],
-                "requests": totals["requests"]},
-        cost_usd=round(model.cost(totals["prompt"], totals["completion"]), 8),
-        speed={
-            "plan": asdict(plan), "nonce": True,
-            "summary": summary,
-            "samples": samples,
-            "rounds": result["rounds"],
-            "aggregate_tps": spread([r["aggregate_tps"] for r in result["rounds"]], 3),
-            "plausibility": verdict.to_dict(),
-            "hardware": hw.to_dict(),
-            "weights": weights.to_dict() if weights is not None else None,
-            "lock": lock.to_dict() if lock is not None else None,
-            # a local server shares this machine: how busy it was says how far to trust the numbers
-            "host": ({"cpus": os.cpu_count(), "load_1m_before": load_before, "load_1m_after": _load()}
-                     if is_local_model(model, base_url) else None),
-        },
-    )
-    outcome, reason = judge(medians, verdict, samples)
-    row.update(outcome=outcome, reason=reason, wall_s=round(time.perf_counter() - started, 4))
-    return row
+    row.answer_text = first.content[:500] if first is not None else ""
+    row.finish_reason = first.finish_reason if first is not None else None
+    row.served_model = first.model if first is not None else None
+    row.attempts = sum(s["attempts"] for s in samples)
+    row.retries = max(0, row.attempts - len(samples))
+    row.timings = {**medians, "chunks": spread([s["chunks"] for s in samples]),
+                   "estimated_tokens": any(s["estimated_tokens"] for s in samples)}
+    row.tokens = {"prompt": totals["prompt"], "completion": totals["completion"],
+                  "reasoning": sum(s["reasoning_tokens"] or 0 for s in samples),
+                  "cached": sum(s["cached_tokens"] or 0 for s in samples), "estimated": totals["estimated"],
+                  "requests": totals["requests"]}
+    row.cost_usd = round(model.cost(totals["prompt"], totals["completion"]), 8)
+    lock = getattr(item, "lock", None)
+    row.speed = {
+        "plan": asdict(plan), "nonce": True,
+        "summary": summary,
+        "samples": samples,
+        "rounds": result["rounds"],
+        "aggregate_tps": spread([r["aggregate_tps"] for r in result["rounds"]], 3),
+        "plausibility": verdict.to_dict(),
+        "hardware": hw.to_dict(),
+        "weights": weights.to_dict() if weights is not None else None,
+        "lock": lock.to_dict() if lock is not None else None,
+        # a local server shares this machine: how busy it was says how far to trust the numbers
+        "host": ({"cpus": os.cpu_count(), "load_1m_before": result["load_before"], "load_1m_after": _load()}
+                 if is_local_model(model, base_url) else None),
+    }
+    row.settle(*judge(medians, verdict, samples))
+
+
+SPEED = ItemKind("speed", applies=lambda case: case.speed is not None, ask=measure_item, finish=finish_item,
+                 exclusive=True, skip=skip_reason)
 
 
 def _load() -> float | None:

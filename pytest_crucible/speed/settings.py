@@ -1,8 +1,8 @@
 """Run-wide speed settings: bandwidth override, latency targets (SLO), warm-up and repeat counts.
 
 The plugin parses the command line into a `SpeedSettings` in every process (the controller and each
-xdist worker parse the same options) and installs it with `configure()`; the speed runner reads it
-with `current()` unless it is handed one explicitly.
+xdist worker parse the same options) and keeps it on the run's session (`kinds.RunSettings`), which
+hands it to every speed item.
 """
 
 from __future__ import annotations
@@ -84,16 +84,3 @@ def build(*, bandwidth=None, slo=None, warmup=None, repeats=None) -> SpeedSettin
     return SpeedSettings(bandwidth_gbps=parse_bandwidth(bandwidth), slo=parse_slo(slo),
                          warmup=parse_count(warmup, "--crucible-speed-warmup", 0),
                          repeats=parse_count(repeats, "--crucible-speed-repeats", 1))
-
-
-_current = SpeedSettings()
-
-
-def configure(settings: SpeedSettings | None) -> None:
-    """Install this process's settings (the plugin calls it once per process)."""
-    global _current
-    _current = settings or SpeedSettings()
-
-
-def current() -> SpeedSettings:
-    return _current

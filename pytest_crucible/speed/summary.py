@@ -1,12 +1,13 @@
 """The speed part of the report: per-model medians over speed items, the concurrency sweep, goodput.
 
-Pure functions of result rows (and the run's SLO), so a serial run, an xdist run and `crucible report`
-on a saved rows.jsonl agree. `report.aggregate` calls `speed_section`, `goodput` and `accuracy_timings`
+Pure functions of result rows (read as `row.Row`, whether given as records or their dicts) and the run's
+SLO, so a serial run, an xdist run and `crucible report` on a saved rows.jsonl agree. `report.aggregate` calls `speed_section`, `goodput` and `accuracy_timings`
 per model; `render_markdown` / `render_terminal` call the two renderers below.
 """
 
 from __future__ import annotations
 
+from ..row import Row, as_rows
 from .metrics import median, spread
 from .settings import SLO_KEYS
 
@@ -15,27 +16,27 @@ PREFILL_MIN_PROMPT_TOKENS = 256
 CONTRACT_KEYS = ("ttft_s", "ttft_answer_s", "decode_tps", "prefill_tps", "itl_p50_s", "itl_p95_s")
 
 
-def _speed_rows(rows: list[dict]) -> list[dict]:
-    return [r for r in rows if r.get("category") == "speed" and isinstance(r.get("speed"), dict)]
+def _speed_rows(rows: list[Row]) -> list[Row]:
+    return [r for r in rows if r.category == "speed" and isinstance(r.speed, dict)]
 
 
-def _concurrency(row: dict) -> int:
-    return int(((row.get("speed") or {}).get("plan") or {}).get("concurrency", 1))
+def _concurrency(row: Row) -> int:
+    return int(((row.speed or {}).get("plan") or {}).get("concurrency", 1))
 
 
-def _median_of(row: dict, key: str):
-    cell = ((row["speed"].get("summary") or {}).get(key)) or {}
+def _median_of(row: Row, key: str):
+    cell = ((row.speed.get("summary") or {}).get(key)) or {}
     return cell.get("median")
 
 
-def speed_section(rows: list[dict]) -> dict | None:
+def speed_section(rows) -> dict | None:
     """`models.<name>.speed` of report.json, or None when no speed item produced a measurement.
 
     The contract values are medians over the single-stream speed items (each item contributes its own
     median over its repeats); `prefill_tps` only over items whose prompt has at least
     PREFILL_MIN_PROMPT_TOKENS tokens (all items when none has). `samples` counts the measured requests
     behind them; the concurrency sweep is reported under `concurrency`."""
-    measured = _speed_rows(rows)
+    measured = _speed_rows(as_rows(rows))
     if not measured:
         return None
     single = [r for r in measured if _concurrency(r) == 1]
@@ -46,57 +47,57 @@ def speed_section(rows: list[dict]) -> dict | None:
             long_ = [r for r in single if (_median_of(r, "prompt_tokens") or 0) >= PREFILL_MIN_PROMPT_TOKENS]
             pool = long_ or single
         out[key] = median([_median_of(r, key) for r in pool], 6 if key.endswith("_s") else 3)
-    single_samples = [s for r in single for s in r["speed"].get("samples") or []]
-    all_samples = [s for r in measured for s in r["speed"].get("samples") or []]
+    single_samples = [s for r in single for s in r.speed.get("samples") or []]
+    all_samples = [s for r in measured for s in r.speed.get("samples") or []]
     out["samples"] = len(single_samples)
     out["estimated_tokens"] = any(s.get("estimated_tokens") for s in all_samples)
     clocks = {s.get("clock", "process") for s in all_samples}
     out["clock"] = clocks.pop() if len(clocks) == 1 else "mixed"  # where arrival times come from
 
-    verdicts = [(r, r["speed"].get("plausibility") or {}) for r in measured]
+    verdicts = [(r, r.speed.get("plausibility") or {}) for r in measured]
     low = [(r, v) for r, v in verdicts if v.get("confidence") == "LOW"]
     high = [v for _, v in verdicts if v.get("confidence") == "HIGH"]
     out["plausible"] = False if low else (True if high else None)
     out["confidence"] = "LOW" if low else ("HIGH" if high else "UNKNOWN")
     if low:
-        reasons = [f"{r['case_id']}: {reason}" for r, v in low for reason in v.get("reasons", [])]
+        reasons = [f"{r.case_id}: {reason}" for r, v in low for reason in v.get("reasons", [])]
     else:  # one line says why all is well, or why nothing could be checked
         reasons = [v["reasons"][0] for _, v in verdicts if v.get("reasons")][:1]
     out["plausibility_reasons"] = reasons
     ceilings = [v.get("decode_ceiling_tps") for _, v in verdicts if v.get("decode_ceiling_tps")]
     out["decode_ceiling_tps"] = min(ceilings) if ceilings else None
-    hardware = next((r["speed"].get("hardware") for r in measured if r["speed"].get("hardware")), None)
+    hardware = next((r.speed.get("hardware") for r in measured if r.speed.get("hardware")), None)
     out["hardware"] = (hardware or {}).get("description")
-    busiest = max((_busy(r["speed"].get("host")) for r in measured), default=None, key=lambda b: b or 0)
+    busiest = max((_busy(r.speed.get("host")) for r in measured), default=None, key=lambda b: b or 0)
     out["host_busy"] = busiest  # highest 1-minute load per CPU seen by a local speed item, when > 1
 
     out["items"] = {}
     for r in measured:
-        summary = r["speed"].get("summary") or {}
-        out["items"][r["case_id"] + (f"#r{r['repeat']}" if r.get("repeat", 1) != 1 else "")] = {
+        summary = r.speed.get("summary") or {}
+        out["items"][r.case_id + (f"#r{r.repeat}" if r.repeat != 1 else "")] = {
             "concurrency": _concurrency(r),
-            "outcome": r.get("outcome"),
+            "outcome": r.outcome,
             "prompt_tokens": (summary.get("prompt_tokens") or {}).get("median"),
             "completion_tokens": (summary.get("completion_tokens") or {}).get("median"),
             **{k: summary.get(k) for k in ("ttft_s", "ttft_answer_s", "e2e_s", "decode_tps", "prefill_tps",
                                            "itl_p50_s", "itl_p95_s", "itl_p99_s")},
-            "aggregate_tps": r["speed"].get("aggregate_tps"),
-            "samples": len(r["speed"].get("samples") or []),
-            "confidence": (r["speed"].get("plausibility") or {}).get("confidence"),
+            "aggregate_tps": r.speed.get("aggregate_tps"),
+            "samples": len(r.speed.get("samples") or []),
+            "confidence": (r.speed.get("plausibility") or {}).get("confidence"),
         }
 
     # the sweep: items tagged `sweep` (one prompt at 1, 4, 16 streams), else every item by level
-    swept = [r for r in measured if "sweep" in (r.get("tags") or ())] or measured
+    swept = [r for r in measured if "sweep" in r.tags] or measured
     sweep: dict[str, dict] = {}
     for level in sorted({_concurrency(r) for r in swept}):
         at = [r for r in swept if _concurrency(r) == level]
-        samples = [s for r in at for s in r["speed"].get("samples") or []]
+        samples = [s for r in at for s in r.speed.get("samples") or []]
         if level == 1:
             # single stream: the aggregate is the stream's own decode rate
             agg = spread([s.get("completion_tokens") / s["e2e_s"] for s in samples
                           if s.get("completion_tokens") and s.get("e2e_s")], 3)
         else:
-            agg = spread([x.get("aggregate_tps") for r in at for x in r["speed"].get("rounds") or []], 3)
+            agg = spread([x.get("aggregate_tps") for r in at for x in r.speed.get("rounds") or []], 3)
         sweep[str(level)] = {"aggregate_tps": agg, "decode_tps": spread([s.get("decode_tps") for s in samples], 3),
                              "ttft_s": spread([s.get("ttft_s") for s in samples]), "samples": len(samples)}
     out["concurrency"] = sweep
@@ -112,17 +113,17 @@ def _busy(host: dict | None) -> float | None:
     return round(per_cpu, 2) if per_cpu > 1 else None
 
 
-def goodput(rows: list[dict], slo: dict | None) -> dict | None:
+def goodput(rows, slo: dict | None) -> dict | None:
     """Correct goodput: of the accuracy requests that were graded (passed + failed), the share that was
     both correct and within every latency target. None without targets. A target whose metric the
     request lacks (e.g. no answer token) counts as missed."""
     if not slo:
         return None
-    graded = [r for r in rows if r.get("category") != "speed" and r.get("outcome") in ("passed", "failed")]
+    graded = [r for r in as_rows(rows) if r.category != "speed" and r.outcome in ("passed", "failed")]
     good = within = 0
     missed = {key: 0 for key in slo}
     for row in graded:
-        timings = row.get("timings") or {}
+        timings = row.timings or {}
         ok = True
         for key, target in slo.items():
             value = timings.get(key)
@@ -132,16 +133,15 @@ def goodput(rows: list[dict], slo: dict | None) -> dict | None:
                 missed[key] += 1
                 ok = False
         within += ok
-        good += ok and row.get("outcome") == "passed"
+        good += ok and row.outcome == "passed"
     n = len(graded)
-    return {"slo": dict(slo), "good": good, "correct": sum(r.get("outcome") == "passed" for r in graded),
+    return {"slo": dict(slo), "good": good, "correct": sum(r.outcome == "passed" for r in graded),
             "within_slo": within, "n": n, "rate": round(good / n, 4) if n else None, "missed": missed}
 
 
-def accuracy_timings(rows: list[dict]) -> dict | None:
+def accuracy_timings(rows) -> dict | None:
     """Medians of the timings recorded on accuracy rows (the same request that was graded)."""
-    timed = [r.get("timings") or {} for r in rows
-             if r.get("category") != "speed" and r.get("outcome") in ("passed", "failed")]
+    timed = [r.timings or {} for r in as_rows(rows) if r.category != "speed" and r.outcome in ("passed", "failed")]
     if not timed:
         return None
     out = {k: median([t.get(k) for t in timed], 6 if k.endswith("_s") else 3)
@@ -276,6 +276,6 @@ def render_terminal(name: str, model: dict) -> list[str]:
     return out
 
 
-def speed_report(rows: list[dict], slo: dict | None) -> dict:
+def speed_report(rows: list[Row], slo: dict | None) -> dict:
     """The keys `report.aggregate` adds to each model: speed, goodput, timings (see above)."""
     return {"speed": speed_section(rows), "goodput": goodput(rows, slo), "timings": accuracy_timings(rows)}

@@ -1,0 +1,127 @@
+"""Every lock pytest-crucible takes across processes, in one place.
+
+All of them are OS file locks, freed by the kernel when the process holding them dies however it dies,
+so xdist workers, two runs and `crucible status` on one machine agree:
+
+    exclusive(path)           one holder (filelock): device leases, the cost ledger, calibration
+    shared_or_exclusive(...)  a fair reader/writer lock: an endpoint's speed item (exclusive) against
+                              the accuracy items of a local endpoint (shared)
+    SlotPool(name, size)      `size` numbered exclusive locks: a provider's requests in flight
+
+Lock files live under `lock_root()`: $CRUCIBLE_LOCK_DIR, else `locks/` in the user cache dir. Device
+leases keep their own lease directory (records, history, server logs; $CRUCIBLE_LEASE_DIR) and take
+their locks there through `exclusive()`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from filelock import FileLock, Timeout
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+LOCK_DIR_ENV = "CRUCIBLE_LOCK_DIR"
+EXCLUSIVE, SHARED = "exclusive", "shared"
+
+
+def lock_root() -> Path:
+    explicit = os.environ.get(LOCK_DIR_ENV)
+    if explicit:
+        path = Path(explicit)
+    else:
+        from platformdirs import user_cache_dir
+        path = Path(user_cache_dir("pytest-crucible")) / "locks"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def lock_file(kind: str, key: str) -> Path:
+    """The lock file for `key` (often a URL) of one kind of lock: a readable prefix and a hash."""
+    readable = re.sub(r"[^A-Za-z0-9]+", "-", key).strip("-")[:40]
+    digest = hashlib.sha256(f"{kind}:{key}".encode()).hexdigest()[:12]
+    return lock_root() / f"{kind}-{readable}-{digest}.lock"
+
+
+def exclusive(path: str | os.PathLike, timeout: float = -1) -> FileLock:
+    """An exclusive lock on `path` (a context manager; `acquire(timeout=0)` tries once). Two instances in
+    one process exclude each other like two processes do; one instance is reentrant for every thread
+    (any thread may release it), so threads sharing one guard it with a thread lock of their own."""
+    return FileLock(str(path), timeout=timeout, mode=0o666, thread_local=False)
+
+
+@contextmanager
+def shared_or_exclusive(path: Path, mode: str) -> Iterator[float]:
+    """Hold `path` in `mode` (EXCLUSIVE or SHARED); yields the seconds waited.
+
+    POSIX `flock` gives both modes. A second "gate" file makes it fair: every taker passes the gate
+    exclusively on the way in, and an exclusive taker keeps it until it holds the lock, so a steady
+    stream of shared takers cannot starve it. Without `fcntl` (Windows) both modes are one exclusive
+    lock: safe, only less parallel."""
+    if mode not in (EXCLUSIVE, SHARED):
+        raise ValueError(f"lock mode must be {EXCLUSIVE!r} or {SHARED!r}, got {mode!r}")
+    started = time.perf_counter()
+    if fcntl is None:  # pragma: no cover - Windows
+        with exclusive(path):
+            yield time.perf_counter() - started
+        return
+    gate = open(path.with_suffix(".gate"), "a+b")
+    lock = open(path, "a+b")
+    try:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX if mode == EXCLUSIVE else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield time.perf_counter() - started
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    finally:
+        lock.close()
+        gate.close()
+
+
+class SlotPool:
+    """`size` slots shared by every process that opens the pool of the same name: a slot is an
+    exclusive file lock, so a process that dies gives its slots back at once."""
+
+    def __init__(self, name: str, size: int):
+        self.name, self.size = name, size
+        self._locks = [exclusive(lock_file(f"slot{i}", name)) for i in range(size)]
+        self._held: set[int] = set()
+        self._mutex = threading.Lock()
+
+    def try_take(self, below: int | None = None) -> int | None:
+        """A free slot among the first `below` (all by default), taken; None when every one is held."""
+        with self._mutex:
+            for index in range(min(below or self.size, self.size)):
+                if index in self._held:
+                    continue
+                try:
+                    self._locks[index].acquire(timeout=0)
+                except Timeout:
+                    continue
+                self._held.add(index)
+                return index
+        return None
+
+    def give_back(self, index: int) -> None:
+        with self._mutex:
+            self._held.discard(index)
+            self._locks[index].release()
+
+    @property
+    def held(self) -> int:
+        """Slots this process holds."""
+        return len(self._held)

@@ -1,0 +1,137 @@
+"""--crucible-resume: a run killed (even by SIGKILL) continues where it stopped, asking nothing twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from loopback import Reply
+
+from pytest_crucible.store import read_rows
+
+N = 12
+CASES = textwrap.dedent(f"""\
+    def cases():
+        return [{{"id": f"R{{i:02d}}", "category": "math", "difficulty": "easy",
+                  "prompt": f"Question {{i:02d}}: what is {{i}} + {{i}}? End with 'Answer: N'.",
+                  "grader": {{"type": "numeric", "answer": 2 * i}}}} for i in range({N})]
+    """)
+
+
+def models_yaml(base_url: str) -> str:
+    return textwrap.dedent(f"""\
+        providers:
+          loop: {{base_url: "{base_url}", max_retries: 0, timeout: 20}}
+        models:
+          - {{name: m1, provider: loop, model_id: m1}}
+        """)
+
+
+def right_answer(request: dict):
+    text = request["messages"][-1]["content"]
+    return Reply(f"Answer: {2 * int(text.split()[1].rstrip(':'))}")
+
+
+@pytest.fixture
+def project(pytester, loopback):
+    pytester.makefile(".yaml", models=models_yaml(loopback.base_url))
+    (pytester.path / "math").mkdir()
+    (pytester.path / "math" / "resume_cases.py").write_text(CASES)
+    loopback.script(handler=right_answer)
+    return pytester
+
+
+def run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                         "math", *args)
+
+
+def asked(loopback) -> list[str]:
+    return [r.body["messages"][-1]["content"].split(":")[0] for r in loopback.chat_requests]
+
+
+def rows_file(pytester):
+    return pytester.path / "crucible-results" / "latest" / "rows.jsonl"
+
+
+def test_resume_asks_only_what_has_no_final_row_and_reports_everything(project, loopback):
+    loopback.fault(500, times=None, message="overloaded")
+    first = run(project, "-k", "R00 or R01 or R02 or R03")   # four items, all errors
+    assert first.parseoutcomes()["errors"] == 4
+    loopback.clear_faults()
+    run(project, "--crucible-resume", "-k", "R00 or R01 or R02 or R03 or R04 or R05")
+    assert sorted(asked(loopback)[-6:]) == [f"Question {i:02d}" for i in range(6)]  # errors asked again
+    run_id = json.loads((rows_file(project).parent / "report.json").read_text())["meta"]["run_id"]
+    loopback.reset()
+    result = run(project, "--crucible-resume")
+    result.assert_outcomes(passed=N)            # the finished items are there, as passed
+    assert sorted(asked(loopback)) == [f"Question {i:02d}" for i in range(6, N)]
+    report = json.loads((rows_file(project).parent / "report.json").read_text())
+    assert report["meta"]["run_id"] == run_id    # the same run, continued
+    assert report["models"]["m1"]["total"] == {**report["models"]["m1"]["total"], "passed": N, "errors": 0, "n": N}
+    rows = read_rows(rows_file(project))
+    assert len(rows) == 4 + N                    # four old error rows stay in the file, appended after
+    assert sorted(r["case_id"] for r in rows if r["outcome"] == "passed") == [f"R{i:02d}" for i in range(N)]
+
+
+def test_a_changed_case_is_asked_again(project, loopback):
+    run(project, "-k", "R03")
+    path = project.path / "math" / "resume_cases.py"
+    path.write_text(CASES.replace("Question {i:02d}:", "Question {i:02d}: (reworded)"))
+    loopback.reset()
+    result = run(project, "--crucible-resume", "-k", "R03")
+    result.assert_outcomes(passed=1)
+    assert asked(loopback) == ["Question 03"]
+    rows = read_rows(rows_file(project))
+    assert len(rows) == 2 and rows[0]["case_hash"] != rows[1]["case_hash"]
+    report = json.loads((rows_file(project).parent / "report.json").read_text())
+    assert report["models"]["m1"]["total"]["n"] == 1   # the latest row of the item counts, once
+
+
+def test_resuming_a_finished_run_rebuilds_its_report_and_asks_nothing(project, loopback):
+    run(project, "-k", "R00 or R01")
+    report_file = rows_file(project).parent / "report.json"
+    report_file.unlink()
+    loopback.reset()
+    result = run(project, "--crucible-resume", "-k", "R00 or R01")
+    result.assert_outcomes(passed=2)
+    assert asked(loopback) == []
+    assert json.loads(report_file.read_text())["models"]["m1"]["total"]["passed"] == 2
+    result.stdout.fnmatch_lines(["*crucible summary*"])
+
+
+def test_resume_needs_a_run_to_continue(project):
+    result = run(project, "--crucible-resume")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*--crucible-resume: no run to continue in crucible-results*"])
+
+
+def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(project, loopback):
+    loopback.script(handler=lambda body: Reply(right_answer(body).content, first_token_delay=0.25))
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+               "math", "-q"]
+    proc = subprocess.Popen(command, cwd=project.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        path = rows_file(project)
+        if path.is_file() and len(path.read_text().splitlines()) >= N // 2:
+            break
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    written = {r["case_id"] for r in read_rows(rows_file(project))}
+    assert N // 2 <= len(written) < N
+    loopback.reset()
+    result = subprocess.run(command + ["--crucible-resume"], cwd=project.path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:]
+    rows = read_rows(rows_file(project))
+    assert len(rows) == N and len({r["case_id"] for r in rows}) == N   # all there, no duplicates
+    again = [f"R{int(q.split()[1]):02d}" for q in asked(loopback)]
+    assert sorted(again) == sorted({f"R{i:02d}" for i in range(N)} - written)  # only what had no row, once
