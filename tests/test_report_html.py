@@ -204,3 +204,10 @@ def test_thin_runs_still_make_a_page_without_warnings(rows, recwarn):
     html = page_of(rows, {})
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     assert [str(w.message) for w in recwarn] == []
+
+
+def test_a_resumed_item_shows_its_latest_row_only():
+    rows = [row("a", "M1", "math", "hard", "error", "endpoint unreachable"),
+            row("a", "M2", "math", "easy", "failed", "answer 3, expected 4"),
+            row("a", "M1", "math", "hard", "passed", answer=44)]  # the resume asked M1 again
+    assert [(p["case"], p["outcome"]) for p in embedded_problems(page_of(rows, {}))] == [("M2", "failed")]
