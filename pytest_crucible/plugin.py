@@ -407,9 +407,7 @@ class AskAhead:
             yield nextitem
         if self.config.getoption("dist", None) == "worksteal":
             return  # another worker may steal queued items: asking them here would ask them twice
-        with self._interactor.torun.lock() as queue:
-            queued = [i for i in queue if isinstance(i, int)]
-        yield from (items[i] for i in queued)
+        yield from (items[i] for i in _queued_indices(self._interactor.torun))
 
     def _entry(self, item: pytest.Item) -> Upcoming:
         entry = self._entries.get(item.nodeid)
@@ -424,6 +422,16 @@ class AskAhead:
                 entry = Upcoming(item.nodeid, None, False, lambda: None)
             self._entries[item.nodeid] = entry
         return entry
+
+
+def _queued_indices(queue) -> list[int]:
+    """The item indices waiting in an xdist worker's queue: xdist >= 3.6 has a TestQueue with lock(),
+    older releases a stdlib queue.Queue guarded by its mutex."""
+    if hasattr(queue, "lock"):
+        with queue.lock() as waiting:
+            return [i for i in waiting if isinstance(i, int)]
+    with queue.mutex:
+        return [i for i in queue.queue if isinstance(i, int)]
 
 
 def _default_fixtures(item: pytest.Item) -> bool:
