@@ -260,14 +260,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
 
-    p = sub.add_parser("gui", help="a read-only web view of the results: runs, reports, a live view of a run in "
-                       "progress, two runs compared (needs the gui extra)")
-    p.add_argument("dir", nargs="?", help="results folder, or one run's folder (default: $CRUCIBLE_OUT, else "
-                   "crucible-results)")
-    for name in ("gui_host", "gui_port", "gui_token"):
-        SETTINGS[name].add_to(p)
-    p.set_defaults(func=_cmd_gui)
-
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
     SETTINGS["config"].add_to(p)
@@ -279,6 +271,14 @@ def build_parser() -> argparse.ArgumentParser:
     SETTINGS["config"].add_to(p)
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each provider (default 5)")
     p.set_defaults(func=_cmd_models)
+
+    p = sub.add_parser("gui", help="a read-only web view of the results: runs, reports, a live view of a run in "
+                       "progress, two runs compared (needs the gui extra)")
+    p.add_argument("dir", nargs="?", help="results folder, or one run's folder (default: $CRUCIBLE_OUT, else "
+                   "crucible-results)")
+    for name in ("gui_host", "gui_port", "gui_token"):
+        SETTINGS[name].add_to(p)
+    p.set_defaults(func=_cmd_gui)
 
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)

@@ -235,7 +235,7 @@ def _pick(models: list[str], wanted: str | None, fallback: str | None, side: str
         return models[0]
     if fallback in models:
         return fallback
-    raise InputError(f"the {side} run has {len(models)} models ({', '.join(models)}): name the {side} model")
+    raise InputError(f"the {side} run has several models ({', '.join(models)}): name the {side} model")
 
 
 def compare_run_dirs(base_dir: Path, new_dir: Path, base_model: str | None, new_model: str | None) -> dict:

@@ -18,9 +18,9 @@ from .row import OUTCOMES, Row, latest_rows
 from .speed.summary import render_markdown as speed_markdown
 from .speed.summary import render_terminal as speed_terminal
 from .speed.summary import speed_report
+from .store import HTML_FILE
 
 SCHEMA_VERSION = 1
-HTML_FILE = "report.html"
 
 
 def wilson_interval(passed: int, n: int, z: float = 1.96) -> list[float] | None:

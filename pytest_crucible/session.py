@@ -12,10 +12,10 @@ from . import __version__
 from .case import DEFAULT_SEED, Case
 from .config import Config, ModelSpec, find_config_path, load_config
 from .kinds import ItemContext, RunSettings
-from .report import HTML_FILE, render_terminal, write_reports
+from .report import render_terminal, write_reports
 from .row import Row, latest_rows
 from .scheduler import CostLedger, Prefetcher, ProviderLane, ScheduledClient, ledger_path, window_for
-from .store import RunStore, new_run_id, read_rows, resolve_run_dir
+from .store import HTML_FILE, RunStore, new_run_id, read_rows, resolve_run_dir
 
 
 class RunSession:
@@ -261,7 +261,7 @@ class RunSession:
         return meta
 
     def finish(self) -> dict | None:
-        """Write report.json, report.md and report.html once; later calls return the same report."""
+        """Write report.json and report.md once; later calls return the same report."""
         if self.store is None and self.rows:  # a resumed run whose items had all finished before
             self._open_store()
         if self.store and self.report is None:

@@ -12,6 +12,7 @@ from .errors import CrucibleError
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "meta.json"  # the run's settings and models, written as the run starts
+HTML_FILE = "report.html"
 
 
 def new_run_id() -> str:

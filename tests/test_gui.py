@@ -219,7 +219,7 @@ def test_pages_in_chromium(gui, results, browser_page, tmp_path):
     page.select_option("select[name=base]", "20250101-100000-base")
     page.select_option("select[name=new]", "20250102-100000-cand")
     page.click("button[type=submit]")
-    assert "name the base model" in page.inner_text(".warning")  # two models each: which to pair?
+    assert "the base run has several models" in page.inner_text(".warning")  # two each: which to pair?
     page.fill("input[name=base_model]", "qwen3-32b")
     page.fill("input[name=new_model]", "qwen3-32b")
     page.click("button[type=submit]")

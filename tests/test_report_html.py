@@ -11,8 +11,8 @@ from markupsafe import escape
 from synthetic_run import write_run
 
 from pytest_crucible import report_html
-from pytest_crucible.report import HTML_FILE, aggregate, write_reports
-from pytest_crucible.store import read_rows
+from pytest_crucible.report import aggregate, write_reports
+from pytest_crucible.store import HTML_FILE, read_rows
 
 
 def row(model, case, category, difficulty, outcome, reason="", **extra):
