@@ -40,12 +40,6 @@ def _cmd_report(args) -> int:
 def _cmd_gui(args) -> int:
     from urllib.parse import quote
     from .runs import is_run_dir
-    try:
-        from .gui import serve
-    except ImportError as exc:
-        print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
-              file=sys.stderr)
-        return 2
     path, start = Path(SETTINGS["out"].resolve(args.dir)), "/"
     if is_run_dir(path):  # a run folder (or `latest`): serve the results folder, open at this run
         path = path.resolve()
@@ -54,6 +48,12 @@ def _cmd_gui(args) -> int:
         print(f"{path}: no such folder; give a results folder (default crucible-results) or a run folder",
               file=sys.stderr)
         return 1
+    try:
+        from .gui import serve
+    except ImportError as exc:
+        print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
+              file=sys.stderr)
+        return 2
     serve(path, host=_setting(args, "gui_host"), port=_setting(args, "gui_port"), token=_setting(args, "gui_token"),
           start_path=start, announce=lambda line: print(line, flush=True))
     return 0
