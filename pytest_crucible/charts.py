@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import matplotlib
 from matplotlib.figure import Figure
+from matplotlib.transforms import Affine2D
 
 STYLE = {
     "svg.fonttype": "none",          # text stays <text>: small, selectable, no embedded glyphs
@@ -32,6 +33,7 @@ STYLE = {
     "axes.titleweight": "bold",
 }
 ROW_INCH = 0.24  # vertical space per model in the per-model charts
+LABEL_PT = 7     # font size of the names beside points
 
 
 def model_colours(names: list[str]) -> dict[str, str]:
@@ -143,6 +145,7 @@ def tradeoff_chart(models: dict, colours: dict[str, str]) -> str | None:
     with _figure(9, 3.4) as fig:
         axes = fig.subplots(1, 2, sharey=True)
         _place(fig, left=0.75, wspace=0.08)
+        axes[0].set_ylim(0, 1.05)  # shared by both panels
         for ax, (_, title, xlabel, value) in zip(axes, panels):
             ax.set_title(title, loc="left")
             ax.set_xlabel(xlabel)
@@ -156,16 +159,36 @@ def tradeoff_chart(models: dict, colours: dict[str, str]) -> str | None:
                 lo, hi = t["ci95"]
                 ax.errorbar([x], [t["rate"]], yerr=[[t["rate"] - lo], [hi - t["rate"]]], fmt="o", ms=5,
                             color=colours[name], elinewidth=1.2, capsize=2.5)
-                ax.annotate(name, (x, t["rate"]), xytext=(5, 3), textcoords="offset points", fontsize=7)
             xs = [x for _, x, _ in shown]
             if min(xs) > 0 and max(xs) / min(xs) > 30:
                 ax.set_xscale("log")
             else:
                 ax.set_xlim(left=0, right=max(xs) * 1.25 or 1.0)  # all zero: any scale will do
+            # the scales are final: where each label goes can be worked out in points
+            to_points = ax.transData + Affine2D().scale(72 / fig.dpi)
+            anchors = [(*to_points.transform((x, t["rate"])), LABEL_PT * 0.6 * len(name)) for name, x, t in shown]
+            for (name, x, t), dy in zip(shown, spread_labels(anchors, LABEL_PT + 1)):
+                ax.annotate(name, (x, t["rate"]), xytext=(5, dy), textcoords="offset points", fontsize=LABEL_PT)
         axes[0].set_ylabel("pass rate (95% interval)")
         axes[0].yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
-        axes[0].set_ylim(0, 1.05)
         return _svg(fig)
+
+
+def spread_labels(anchors: list[tuple[float, float, float]], line: float) -> list[float]:
+    """Vertical offsets (points) for labels set 5 points right of their anchors, `anchors` being (x, y,
+    label width) in points: 3 points up, or as many lines lower as it takes to cover no label placed
+    before it (highest anchor first), so models with close results keep readable names."""
+    offsets = [0.0] * len(anchors)
+    placed: list[tuple[float, float, float]] = []  # left, right, bottom of each label set
+    for i in sorted(range(len(anchors)), key=lambda i: -anchors[i][1]):
+        x, y, width = anchors[i]
+        dy = 3.0
+        while any(x + 5 < right and left < x + 5 + width and abs(y + dy - bottom) < line
+                  for left, right, bottom in placed):
+            dy -= line
+        offsets[i] = dy
+        placed.append((x + 5, x + 5 + width, y + dy))
+    return offsets
 
 
 def distribution_chart(ttft: dict[str, list[float]], decode: dict[str, list[float]],

@@ -10,7 +10,7 @@ import pytest
 from markupsafe import escape
 from synthetic_run import write_run
 
-from pytest_crucible import report_html
+from pytest_crucible import charts, report_html
 from pytest_crucible.report import aggregate, write_reports
 from pytest_crucible.store import HTML_FILE, read_rows
 
@@ -211,3 +211,11 @@ def test_a_resumed_item_shows_its_latest_row_only():
             row("a", "M2", "math", "easy", "failed", "answer 3, expected 4"),
             row("a", "M1", "math", "hard", "passed", answer=44)]  # the resume asked M1 again
     assert [(p["case"], p["outcome"]) for p in embedded_problems(page_of(rows, {}))] == [("M2", "failed")]
+
+
+def test_names_beside_close_points_move_down_a_line_until_they_cover_no_other():
+    # the highest keeps its place 3 points up; the one just below it and to its left goes down a line of 8
+    # points (at -5 its bottom is 9 points from the first's); a third far right is free
+    assert charts.spread_labels([(100, 200, 50), (102, 201, 50), (300, 200, 50)], 8) == [-5, 3, 3]
+    # a stack of equal points: each one line lower than the one before
+    assert charts.spread_labels([(0, 0, 40)] * 3, 8) == [3, -5, -13]
