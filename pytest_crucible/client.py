@@ -332,6 +332,9 @@ class ChatClient:
                                                   transport=self._transport()),
             _enforce_credentials=False,
         )
+        # the openai package imports its resources on first use (~1 s for `chat` in some releases): do it
+        # here, not inside the first item's request
+        self._completions = self._openai.chat.completions
 
     # -- plumbing -----------------------------------------------------------------------------------
     def _on_send(self, request: Any) -> None:
@@ -520,7 +523,7 @@ class ChatClient:
         wire.requested_at = wire.sent_at = None
         start = self._clock()
         try:
-            stream = self._openai.chat.completions.create(**kwargs)
+            stream = self._completions.create(**kwargs)
             start = (self._use_wire and wire.sent_at) or wire.requested_at or start
         except openai.BadRequestError as exc:
             message = _status_message(exc).lower()
