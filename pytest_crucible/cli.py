@@ -26,18 +26,36 @@ def _cmd_init(args) -> int:
 
 def _cmd_report(args) -> int:
     from .report import render_markdown, write_reports
-    from .store import read_meta, read_rows
+    from .store import read_rows, run_meta
     run_dir = Path(args.run_dir)
     if not (run_dir / "rows.jsonl").is_file():
         print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
               file=sys.stderr)
         return 1
-    old = run_dir / "report.json"
-    meta = read_meta(run_dir)  # written as the run started: there even when the run crashed
-    if meta is None:
-        meta = json.loads(old.read_text()).get("meta", {}) if old.is_file() else {"run_id": run_dir.resolve().name}
-    report = write_reports(run_dir, read_rows(run_dir), meta)
+    report = write_reports(run_dir, read_rows(run_dir), run_meta(run_dir))
     print(render_markdown(report))
+    return 0
+
+
+def _cmd_gui(args) -> int:
+    from urllib.parse import quote
+    from .runs import is_run_dir
+    path, start = Path(SETTINGS["out"].resolve(args.dir)), "/"
+    if is_run_dir(path):  # a run folder (or `latest`): serve the results folder, open at this run
+        path = path.resolve()
+        path, start = path.parent, f"/runs/{quote(path.name)}"
+    elif not path.is_dir():
+        print(f"{path}: no such folder; give a results folder (default crucible-results) or a run folder",
+              file=sys.stderr)
+        return 1
+    try:
+        from .gui import serve
+    except ImportError as exc:
+        print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
+              file=sys.stderr)
+        return 2
+    serve(path, host=_setting(args, "gui_host"), port=_setting(args, "gui_port"), token=_setting(args, "gui_token"),
+          start_path=start, announce=lambda line: print(line, flush=True))
     return 0
 
 
@@ -253,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.set_defaults(func=_cmd_init)
 
-    p = sub.add_parser("report", help="rebuild report.json and report.md from a run's rows.jsonl")
+    p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
 
@@ -279,6 +297,14 @@ def build_parser() -> argparse.ArgumentParser:
     SETTINGS["config"].add_to(p)
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each provider (default 5)")
     p.set_defaults(func=_cmd_models)
+
+    p = sub.add_parser("gui", help="a read-only web view of the results: runs, reports, a live view of a run in "
+                       "progress, two runs compared (needs the gui extra)")
+    p.add_argument("dir", nargs="?", help="results folder, or one run's folder (default: $CRUCIBLE_OUT, else "
+                   "crucible-results)")
+    for name in ("gui_host", "gui_port", "gui_token"):
+        SETTINGS[name].add_to(p)
+    p.set_defaults(func=_cmd_gui)
 
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)

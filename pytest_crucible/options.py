@@ -121,6 +121,13 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             "rows append to its rows.jsonl, error rows are asked again", const="latest", metavar="RUN_DIR"),
     Setting("max_cost", "stop sending requests once the run's cost would pass USD (recorded cost plus the worst "
             "case of the requests in flight); the rest is skipped", kind="number", metavar="USD"),
+    # crucible gui
+    Setting("gui_host", "address crucible gui binds (any but a loopback address requires a token)",
+            default="127.0.0.1", cli="--host", plugin=False, metavar="HOST"),
+    Setting("gui_port", "port crucible gui listens on", kind="int", default=8777, cli="--port", plugin=False,
+            metavar="PORT"),
+    Setting("gui_token", "the token crucible gui requires (default: one is generated when bound off loopback)",
+            cli="--token", plugin=False, metavar="TOKEN"),
     # speed (pytest_crucible/speed/settings.py parses these)
     Setting("bandwidth", "memory bandwidth in GB/s of the device serving the models, for the decode-speed "
             "plausibility ceiling (default: the GPU table, or a CPU default)", metavar="GBPS"),

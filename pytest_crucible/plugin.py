@@ -635,8 +635,18 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if report is None:
         return
     terminalreporter.write_sep("=", "crucible summary")
-    for line in run.summary_lines(report, brief=config.get_verbosity() < -1):
+    for line in run.summary_lines(report, config.get_verbosity(), _bar_glyphs(terminalreporter)):
         terminalreporter.write_line(line)
+
+
+def _bar_glyphs(terminalreporter) -> str:
+    """Block characters for the summary's bars where the terminal's encoding has them, else ASCII."""
+    stream = getattr(terminalreporter._tw, "_file", None)
+    try:
+        "█░".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return "#."
+    return "█░"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

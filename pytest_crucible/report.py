@@ -18,6 +18,7 @@ from .stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
 from .speed.summary import render_markdown as speed_markdown
 from .speed.summary import render_terminal as speed_terminal
 from .speed.summary import speed_report
+from .store import HTML_FILE
 
 SCHEMA_VERSION = 1
 
@@ -239,8 +240,25 @@ def _local_summaries(meta: dict) -> list[tuple[str, str]]:
     return out
 
 
-def render_terminal(report: dict, brief: bool = False) -> list[str]:
-    """The summary pytest prints; `brief` (pytest -qq): one line per model."""
+BAR_WIDTH = 20
+
+
+def text_bar(rate: float | None, width: int = BAR_WIDTH, glyphs: str = "█░") -> str:
+    """A pass rate as a bar of `width` cells (`glyphs`: filled, empty); blank without a rate."""
+    if rate is None:
+        return " " * width
+    filled = round(rate * width)
+    return glyphs[0] * filled + glyphs[1] * (width - filled)
+
+
+def _interval(t: dict) -> str:
+    return f" [{t['ci95'][0]:.0%}-{t['ci95'][1]:.0%}]" if t.get("ci95") else ""
+
+
+def render_terminal(report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+    """The end-of-run summary: a card per model (total and hard with their 95% intervals, a bar per
+    category, TTFT / decode, cost, errors), then the speed block. pytest -q leaves out the speed block,
+    -qq prints one line per model."""
     out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
     if (report.get("meta") or {}).get("unsandboxed"):
         out.append("WARNING: code cases ran unsandboxed (--crucible-allow-unsandboxed)")
@@ -248,25 +266,38 @@ def render_terminal(report: dict, brief: bool = False) -> list[str]:
     for name, m in report["models"].items():
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
-        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}), hard {_cell(hard)}, "
+        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_cell(hard)}, "
                    f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}")
-        if brief:
+        if verbosity < -1:
             continue
         for cat, t in m["categories"].items():
-            out.append(f"  {cat:<10} {_cell(t)}" + (f", {t['skipped']} skipped" if t["skipped"] else ""))
+            if cat == "speed":
+                continue  # the speed items' verdicts: the speed block below says more
+            line = f"  {cat:<10} {text_bar(t['rate'], glyphs=glyphs)} {_cell(t)}"
+            out.append(line + (f", {t['skipped']} skipped" if t["skipped"] else ""))
         rep = m.get("repeats")
         if rep:
             k = str(rep["k"])
             out.append(f"  repeats    {rep['k']} per case: pass@1 {_estimate(rep['pass_at_k']['1'])}, pass@{k} "
                        f"{_estimate(rep['pass_at_k'][k])}, pass^{k} {_estimate(rep['pass_hat_k'][k])}; "
                        f"{len(rep['flaky'])} flaky cases (listed in report.md)")
-        out += speed_terminal(name, m)
+        timings = m.get("timings")
+        if timings:
+            ttft, decode = timings.get("ttft_s"), timings.get("decode_tps")
+            out.append(f"  {'latency':<10} TTFT {f'{ttft:.3f} s' if ttft is not None else '-'}, decode "
+                       f"{f'{decode:.1f} tok/s' if decode is not None else '-'} (medians of {timings['n']} graded "
+                       "requests)")
+        if verbosity >= 0:
+            out += speed_terminal(name, m)
     return out
 
 
 def write_reports(run_dir: Path, rows, meta: dict | None = None) -> dict:
+    """report.json, report.md and report.html in `run_dir`; returns the report."""
+    from .report_html import render_html  # matplotlib: loaded only when a report is written
     report = aggregate(rows, meta)
     run_dir = Path(run_dir)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
+    (run_dir / HTML_FILE).write_text(render_html(report, rows), encoding="utf-8")
     return report

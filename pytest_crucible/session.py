@@ -16,7 +16,7 @@ from .kinds import ItemContext, RunSettings
 from .report import render_terminal, write_reports
 from .row import Row, latest_rows
 from .scheduler import CostLedger, Prefetcher, ProviderLane, ScheduledClient, ledger_path, window_for
-from .store import RunStore, new_run_id, read_rows, resolve_run_dir
+from .store import HTML_FILE, RunStore, new_run_id, read_rows, resolve_run_dir
 
 
 class RunSession:
@@ -286,15 +286,16 @@ class RunSession:
         passed = bool(self.comparison and self.comparison["gate"]["passed"])
         return not passed or (tests_failed and self.other_failures > 0)
 
-    def summary_lines(self, report: dict, brief: bool = False) -> list[str]:
-        lines = render_terminal(report, brief=brief)
+    def summary_lines(self, report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+        lines = render_terminal(report, verbosity, glyphs)
         if self.comparison is not None:
             lines += ["", f"compared with baseline {self.baseline.run.source}:"]
-            lines += render_text(self.comparison, brief=brief)
+            lines += render_text(self.comparison, brief=verbosity < -1)
             if self.baseline.enforce:
                 lines.append("exit status: decided by the gate (--crucible-gate); wrong answers alone do not fail "
                              "the run, errors do")
         if self.store:
             extra = f", {COMPARE_FILE}" if self.comparison is not None else ""
-            lines.append(f"results: {self.store.run_dir} (rows.jsonl, report.json, report.md{extra})")
+            lines.append(f"report: {self.store.run_dir / HTML_FILE} (beside it: report.json, report.md, "
+                         f"rows.jsonl{extra})")
         return lines
