@@ -26,17 +26,13 @@ def _cmd_init(args) -> int:
 
 def _cmd_report(args) -> int:
     from .report import render_markdown, write_reports
-    from .store import read_meta, read_rows
+    from .store import read_rows, run_meta
     run_dir = Path(args.run_dir)
     if not (run_dir / "rows.jsonl").is_file():
         print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
               file=sys.stderr)
         return 1
-    old = run_dir / "report.json"
-    meta = read_meta(run_dir)  # written as the run started: there even when the run crashed
-    if meta is None:
-        meta = json.loads(old.read_text()).get("meta", {}) if old.is_file() else {"run_id": run_dir.resolve().name}
-    report = write_reports(run_dir, read_rows(run_dir), meta)
+    report = write_reports(run_dir, read_rows(run_dir), run_meta(run_dir))
     print(render_markdown(report))
     return 0
 
@@ -63,10 +59,46 @@ def _cmd_pairwise(args) -> int:
     return 0
 
 
+def _cmd_gui(args) -> int:
+    from urllib.parse import quote
+    from .runs import is_run_dir
+    path, start = Path(SETTINGS["out"].resolve(args.dir)), "/"
+    if is_run_dir(path):  # a run folder (or `latest`): serve the results folder, open at this run
+        path = path.resolve()
+        path, start = path.parent, f"/runs/{quote(path.name)}"
+    elif not path.is_dir():
+        print(f"{path}: no such folder; give a results folder (default crucible-results) or a run folder",
+              file=sys.stderr)
+        return 1
+    try:
+        from .gui import serve
+    except ImportError as exc:
+        print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
+              file=sys.stderr)
+        return 2
+    serve(path, host=_setting(args, "gui_host"), port=_setting(args, "gui_port"), token=_setting(args, "gui_token"),
+          start_path=start, announce=lambda line: print(line, flush=True))
+    return 0
+
+
 def _setting(args, name: str):
     """A shared setting (options.py): this command's flag, else $CRUCIBLE_NAME, else the default."""
     setting = SETTINGS[name]
     return setting.resolve(getattr(args, setting.dest))
+
+
+def _cmd_compare(args) -> int:
+    from .compare import GateSettings, compare_runs, load_run, render_text
+    if args.new is None and not (args.base_model and args.new_model):
+        print("crucible compare: with one run, name both sides: --base-model A --new-model B", file=sys.stderr)
+        return 2
+    gate = GateSettings(alpha=_setting(args, "alpha"), categories=tuple(_setting(args, "gate_categories") or ()),
+                        speed_tolerance=_setting(args, "speed_tolerance"))
+    base = load_run(args.base)
+    new = load_run(args.new) if args.new else base
+    result = compare_runs(base, new, base_model=args.base_model, new_model=args.new_model, gate=gate)
+    print(json.dumps(result, indent=2) if args.json else "\n".join(render_text(result)))
+    return 1 if _setting(args, "gate") and not result["gate"]["passed"] else 0
 
 
 def _load(args):
@@ -270,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.set_defaults(func=_cmd_init)
 
-    p = sub.add_parser("report", help="rebuild report.json and report.md from a run's rows.jsonl")
+    p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
 
@@ -297,6 +329,17 @@ def build_parser() -> argparse.ArgumentParser:
     SETTINGS["config"].add_to(p)
     p.set_defaults(func=_cmd_pairwise)
 
+    p = sub.add_parser("compare", help="compare two runs case by case (paired): rates, flips, speed; with "
+                       "--gate, exit 1 when NEW is significantly worse or slower than BASE")
+    p.add_argument("base", help="the baseline run: a run folder (or its rows.jsonl / report.json)")
+    p.add_argument("new", nargs="?", help="the candidate run (default: BASE itself, comparing two of its models)")
+    p.add_argument("--base-model", help="the baseline's model, when its run has several")
+    p.add_argument("--new-model", help="the candidate's model, when its run has several")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    for name in ("gate", "alpha", "gate_categories", "speed_tolerance"):
+        SETTINGS[name].add_to(p)
+    p.set_defaults(func=_cmd_compare)
+
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
     SETTINGS["config"].add_to(p)
@@ -308,6 +351,14 @@ def build_parser() -> argparse.ArgumentParser:
     SETTINGS["config"].add_to(p)
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each provider (default 5)")
     p.set_defaults(func=_cmd_models)
+
+    p = sub.add_parser("gui", help="a read-only web view of the results: runs, reports, a live view of a run in "
+                       "progress, two runs compared (needs the gui extra)")
+    p.add_argument("dir", nargs="?", help="results folder, or one run's folder (default: $CRUCIBLE_OUT, else "
+                   "crucible-results)")
+    for name in ("gui_host", "gui_port", "gui_token"):
+        SETTINGS[name].add_to(p)
+    p.set_defaults(func=_cmd_gui)
 
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)

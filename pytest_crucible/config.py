@@ -109,16 +109,6 @@ def default_config_dir() -> Path:
     return Path(user_config_dir("pytest-crucible"))
 
 
-def default_cache_dir() -> Path:
-    """Where caches live (calibrated time limits, judge verdicts): $CRUCIBLE_CACHE_DIR, else the user
-    cache dir."""
-    override = os.environ.get("CRUCIBLE_CACHE_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_cache_dir
-    return Path(user_cache_dir("pytest-crucible"))
-
-
 def find_config_path(explicit: str | os.PathLike | None = None, cwd: Path | None = None) -> Path | None:
     """--crucible-config, then $CRUCIBLE_CONFIG, then ./models.yaml, then the user config dir."""
     if explicit:

@@ -87,6 +87,8 @@ class Setting:
         """The setting's value: the command line's, else the environment's, else the ini file's, else the
         default."""
         if given not in (None, []):
+            if self.kind == "list":  # a repeatable flag whose values may be comma-separated too
+                return [part.strip() for value in given for part in str(value).split(",") if part.strip()]
             return given
         raw = (os.environ if environ is None else environ).get(self.env)
         if raw not in (None, ""):
@@ -121,6 +123,13 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             "(it must first pass a canary); without it judged cases are skipped", cli="--judge", metavar="MODEL"),
     Setting("max_cost", "stop sending requests once the run's cost would pass USD (recorded cost plus the worst "
             "case of the requests in flight); the rest is skipped", kind="number", metavar="USD"),
+    # crucible gui
+    Setting("gui_host", "address crucible gui binds (any but a loopback address requires a token)",
+            default="127.0.0.1", cli="--host", plugin=False, metavar="HOST"),
+    Setting("gui_port", "port crucible gui listens on", kind="int", default=8777, cli="--port", plugin=False,
+            metavar="PORT"),
+    Setting("gui_token", "the token crucible gui requires (default: one is generated when bound off loopback)",
+            cli="--token", plugin=False, metavar="TOKEN"),
     # speed (pytest_crucible/speed/settings.py parses these)
     Setting("bandwidth", "memory bandwidth in GB/s of the device serving the models, for the decode-speed "
             "plausibility ceiling (default: the GPU table, or a CPU default)", metavar="GBPS"),
@@ -128,4 +137,15 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             "itl, decode)", metavar="TARGETS"),
     Setting("speed_warmup", "warm-up rounds before each speed case (default: the case's, 1)", metavar="N"),
     Setting("speed_repeats", "measured rounds of each speed case (default: the case's, 3)", metavar="N"),
+    # the comparison with a baseline run and the CI gate (compare.py)
+    Setting("baseline", "a baseline run folder: as the run ends, compare it with this one case by case (in the "
+            "summary and compare.json)", metavar="RUN_DIR"),
+    Setting("gate", "exit status by the gate: 1 when the model got significantly worse (or slower) than the "
+            "baseline; wrong answers alone do not fail the run", kind="flag", cli="--gate"),
+    Setting("alpha", "significance level of the gate's one-sided tests (default 0.05)", kind="number",
+            default=0.05, cli="--alpha"),
+    Setting("gate_categories", "categories that must not get significantly worse either (the total and the "
+            "hard tier always count)", kind="list", cli="--gate-categories", metavar="CATEGORY"),
+    Setting("speed_tolerance", "speed regression the gate allows, as a fraction (default 0.10: ten percent slower)",
+            kind="number", default=0.10, cli="--speed-tolerance", metavar="FRACTION"),
 ]}

@@ -14,6 +14,7 @@ import pytest
 
 from . import importers, nodeids, sandbox
 from .case import CATEGORIES, DIFFICULTIES, MARKER_TAGS, Case, builtin_cases_dir, is_case_file, load_case_file
+from .compare import Baseline, GateSettings
 from .errors import CrucibleError, InputError
 from .kinds import RunSettings, kind_for
 from .options import SETTINGS
@@ -108,6 +109,7 @@ def pytest_configure(config: pytest.Config) -> None:
         session.import_sources = {path.resolve(): name for name in setting_value(config, "import") or []
                                   for path in importers.import_files(name)}
         config.stash[INSTALLED_KEY] = _installed_collection(config, session)
+        session.baseline = _baseline(config, session)
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     session.flags.update(speed.to_meta())
@@ -122,6 +124,21 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(AskAhead(session, config), "crucible-ask-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(session), "crucible-xdist")
+
+
+def _baseline(config: pytest.Config, session: RunSession) -> Baseline | None:
+    """--crucible-baseline, read as the run starts (a wrong folder fails before anything is asked)."""
+    path, enforce = setting_value(config, "baseline"), setting_value(config, "gate")
+    if not path:
+        if enforce:
+            raise InputError("--crucible-gate needs --crucible-baseline=RUN_DIR, the run to compare with",
+                             field="--crucible-gate")
+        return None
+    if not session.controller:
+        return None
+    settings = GateSettings(alpha=setting_value(config, "alpha"), categories=tuple(setting_value(config, "gate_categories") or ()),
+                            speed_tolerance=setting_value(config, "speed_tolerance"))
+    return Baseline.load(path, settings, enforce, [m.name for m in session.models])
 
 
 def _warn_space_separated_values(config: pytest.Config) -> None:
@@ -568,6 +585,9 @@ class RunRecorder:
             process, counts = in_flight
             self.progress.in_flight[process] = counts
         row = getattr(report, ROW_ATTRIBUTE, None)
+        wrong_answer = row is not None and report.when == "call" and row.get("outcome") == "failed"
+        if report.failed and not wrong_answer:
+            self.session.other_failures += 1  # fails even a gated run (an error, a user's broken test)
         if row is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
             return
         row = Row.from_dict(row)
@@ -597,6 +617,18 @@ def pytest_json_runtest_metadata(item, call):
     return {ROW_ATTRIBUTE: row.to_dict()} if row is not None and call.when != "teardown" else None
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
+    """Under --crucible-gate the comparison with the baseline decides the exit status (this runs before
+    the terminal summary, which prints the comparison)."""
+    run = session.config.stash.get(SESSION_KEY, None)
+    if run is None or not run.controller:
+        return
+    gated = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
+    fails = run.gate_fails_run(session.exitstatus == pytest.ExitCode.TESTS_FAILED)
+    if fails is not None and session.exitstatus in gated:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED if fails else pytest.ExitCode.OK
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     run = config.stash.get(SESSION_KEY, None)
     if run is None or not run.controller:
@@ -605,8 +637,18 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if report is None:
         return
     terminalreporter.write_sep("=", "crucible summary")
-    for line in run.summary_lines(report, brief=config.get_verbosity() < -1):
+    for line in run.summary_lines(report, config.get_verbosity(), _bar_glyphs(terminalreporter)):
         terminalreporter.write_line(line)
+
+
+def _bar_glyphs(terminalreporter) -> str:
+    """Block characters for the summary's bars where the terminal's encoding has them, else ASCII."""
+    stream = getattr(terminalreporter._tw, "_file", None)
+    try:
+        "█░".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return "#."
+    return "█░"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

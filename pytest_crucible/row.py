@@ -9,6 +9,7 @@ finished row stands for: a resumed run never asks it again.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -180,7 +181,7 @@ class Row:
     def from_dict(cls, data: dict) -> "Row":
         """A row read back (rows.jsonl, an xdist report). Fields this version does not know are dropped;
         fields an older row lacks take their defaults."""
-        known = {f.name for f in dataclasses.fields(cls)}
+        known = _field_names(cls)
         values = {k: v for k, v in data.items() if k in known}
         for name in ("run_id", "model", "model_id", "provider", "case_id", "category", "difficulty", "family",
                      "case_hash", "seed"):
@@ -188,6 +189,12 @@ class Row:
         values.setdefault("tags", [])
         values.setdefault("repeat", 1)
         return cls(**values)
+
+
+@functools.cache
+def _field_names(cls) -> frozenset[str]:
+    """Computed once: `crucible compare` reads tens of thousands of rows."""
+    return frozenset(f.name for f in dataclasses.fields(cls))
 
 
 def token_counts(usage) -> dict:

@@ -12,12 +12,13 @@ from typing import Callable
 
 from . import __version__
 from .case import DEFAULT_SEED, Case
+from .compare import COMPARE_FILE, Baseline, render_text
 from .config import Config, ModelSpec, find_config_path, load_config
 from .kinds import ItemContext, RunSettings
 from .report import render_terminal, write_reports
 from .row import Row, latest_rows
 from .scheduler import CostLedger, Prefetcher, ProviderLane, ScheduledClient, ledger_path, window_for
-from .store import RunStore, new_run_id, read_rows, resolve_run_dir
+from .store import HTML_FILE, RunStore, new_run_id, read_rows, resolve_run_dir
 
 
 class RunSession:
@@ -49,6 +50,9 @@ class RunSession:
         self._seen_ids: dict[str, str] = {}
         self._models_by_params: dict[str, str] | None = None
         self.report: dict | None = None
+        self.baseline: Baseline | None = None  # --crucible-baseline: compared with as the run ends
+        self.comparison: dict | None = None
+        self.other_failures = 0  # failed items that are not a model's wrong answer (a gated run still fails)
         self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
         # --crucible-resume: the finished rows of the run being continued, by resume key
         self.finished: dict[str, Row] = {}
@@ -73,10 +77,10 @@ class RunSession:
 
     def _judge(self, name: str):
         """The run's judge (--crucible-judge): a model from models.yaml, asked through this session's clients."""
-        from .config import default_cache_dir
+        from .cache import cache_dir
         from .judge import Judge
         model = self.config.select([name])[0]
-        return Judge(model, lambda: self._judge_client(model), cache_dir=default_cache_dir() / "judge")
+        return Judge(model, lambda: self._judge_client(model), cache_dir=cache_dir() / "judge")
 
     def _judge_client(self, model: ModelSpec):
         if not model.launch:
@@ -288,16 +292,37 @@ class RunSession:
         return meta
 
     def finish(self) -> dict | None:
-        """Write report.json and report.md once; later calls return the same report."""
-        if self.store is None and self.rows:  # a resumed run whose items had all finished before
-            self._open_store()
+        """Write report.json and report.md once (and compare.json against a baseline); later calls return
+        the same report."""
+        if self.store is None and (self.rows or self.baseline is not None):
+            self._open_store()  # a resumed run whose items had all finished before; a compared run with no row
         if self.store and self.report is None:
             self.store.close()
             self.report = write_reports(self.store.run_dir, self.rows, self.store.meta)
+            if self.baseline is not None:
+                self.comparison = self.baseline.compare(self.rows, self.store.meta, self.store.run_dir,
+                                                        self.models[0].name)
         return self.report
 
-    def summary_lines(self, report: dict, brief: bool = False) -> list[str]:
-        lines = render_terminal(report, brief=brief)
+    def gate_fails_run(self, tests_failed: bool) -> bool | None:
+        """Under --crucible-gate, whether the run fails: when the gate fails, or for a failure that is not
+        a wrong answer (an infrastructure error, a user's test). None when the run is not gated."""
+        if self.baseline is None or not self.baseline.enforce:
+            return None
+        self.finish()
+        passed = bool(self.comparison and self.comparison["gate"]["passed"])
+        return not passed or (tests_failed and self.other_failures > 0)
+
+    def summary_lines(self, report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+        lines = render_terminal(report, verbosity, glyphs)
+        if self.comparison is not None:
+            lines += ["", f"compared with baseline {self.baseline.run.source}:"]
+            lines += render_text(self.comparison, brief=verbosity < -1)
+            if self.baseline.enforce:
+                lines.append("exit status: decided by the gate (--crucible-gate); wrong answers alone do not fail "
+                             "the run, errors do")
         if self.store:
-            lines.append(f"results: {self.store.run_dir} (rows.jsonl, report.json, report.md)")
+            extra = f", {COMPARE_FILE}" if self.comparison is not None else ""
+            lines.append(f"report: {self.store.run_dir / HTML_FILE} (beside it: report.json, report.md, "
+                         f"rows.jsonl{extra})")
         return lines

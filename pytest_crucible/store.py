@@ -12,6 +12,7 @@ from .errors import CrucibleError
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "meta.json"  # the run's settings and models, written as the run starts
+HTML_FILE = "report.html"
 
 
 def new_run_id() -> str:
@@ -111,3 +112,13 @@ def read_meta(run_dir: str | os.PathLike) -> dict | None:
     """The meta a run wrote as it started, or None (a run of an older version)."""
     path = Path(run_dir) / META_FILE
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def run_meta(run_dir: str | os.PathLike) -> dict:
+    """A run's meta: meta.json (written as it started, so there after a crash), else the meta in its
+    report.json (older versions), else just its id."""
+    run_dir = Path(run_dir)
+    meta = read_meta(run_dir)
+    if meta is None and (run_dir / "report.json").is_file():
+        meta = json.loads((run_dir / "report.json").read_text(encoding="utf-8")).get("meta")
+    return meta or {"run_id": run_dir.resolve().name}

@@ -107,6 +107,9 @@ class OpenAITransport:
                                                   transport=self._transport()),
             _enforce_credentials=False,
         )
+        # the openai package imports its resources on first use (~1 s for `chat` in some releases): do it
+        # here, not inside the first item's request
+        self._completions = self._openai.chat.completions
 
     # -- the two requests ------------------------------------------------------------------------------
     def stream(self, request: dict, *, timeout: float | None = None) -> ChunkStream:
@@ -116,8 +119,8 @@ class OpenAITransport:
         wire.requested_at = wire.sent_at = None
         start = self._clock()
         try:
-            stream = self._openai.chat.completions.create(**request, stream=True, timeout=self._timeout(timeout),
-                                                          extra_headers=self._request_headers)
+            stream = self._completions.create(**request, stream=True, timeout=self._timeout(timeout),
+                                              extra_headers=self._request_headers)
         except (openai.APIError, httpx2.HTTPError, OSError, ValueError) as exc:
             raise self.classify(exc, read_timeout=read_timeout, mid_stream=False) from None
         start = (self._use_wire and wire.sent_at) or wire.requested_at or start

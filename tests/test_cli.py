@@ -35,8 +35,20 @@ def test_report_rebuilds_from_rows(tmp_path):
     report = json.loads((run / "report.json").read_text())
     assert report["models"]["a"]["total"]["rate"] == 0.5
     assert "- a [math] Y: answer 1, expected 2" in result.stdout
+    assert "answer 1, expected 2" in (run / "report.html").read_text()
     missing = crucible("report", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert missing.returncode == 1 and "no rows.jsonl" in missing.stderr
+
+
+def test_gui_says_how_to_get_it_and_what_folder_it_wants(tmp_path):
+    # starlette hidden as if the gui extra were not installed
+    without_extra = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['starlette'] = None; from pytest_crucible.cli import main; "
+         f"sys.exit(main(['gui', {str(tmp_path)!r}]))"], capture_output=True, text=True, timeout=120)
+    assert without_extra.returncode == 2
+    assert "pip install 'pytest-crucible[gui]'" in without_extra.stderr and "starlette" in without_extra.stderr
+    missing = crucible("gui", str(tmp_path / "nowhere"), cwd=tmp_path)
+    assert missing.returncode == 1 and "no such folder" in missing.stderr
 
 
 def test_cases_list_counts_the_suite_per_difficulty_and_profile(tmp_path):

@@ -8,6 +8,8 @@ with real processes and real HTTP. tests/e2e does the same against the real llam
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import json
 import os
 import re
@@ -793,16 +795,54 @@ def test_gguf_metadata_of_a_written_moe_file(tmp_path):
     assert info.to_dict()["summary"] == info.describe()
 
 
-def test_gguf_metadata_of_smollm2_and_the_run_meta():
+def test_gguf_metadata_of_smollm2_and_the_run_meta(tmp_path, monkeypatch):
     pytest.importorskip("gguf")
     from pytest_crucible.lease import local_model_meta
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(tmp_path))
     model = load_config(None).models["smollm2"]
     meta = local_model_meta(model)
     if "error" in meta:
         pytest.skip(meta["error"])
     assert meta["gguf_summary"].startswith("GGUF size 98.4 MB, quant Q4_1, 135M params, llama")
+    gguf = LaunchSpec.from_model(model).resolve_gguf()
+    assert meta["gguf_sha256"] == hashlib.sha256(gguf.read_bytes()).hexdigest()
+    assert meta["llamacpp_version"] in (None, f"llama-cpp-python {importlib.metadata.version('llama_cpp_python')}")
     assert meta["gguf"]["parameter_count"] == 134515008 and meta["devices"][0]["id"] in ("cpu", "gpu0")
     assert local_model_meta(SimpleNamespace(name="x", launch=None)) is None
+
+
+def test_gguf_sha256_is_cached_by_path_size_and_mtime(tmp_path, monkeypatch):
+    from pytest_crucible.speed.gguf import HASH_CACHE_FILE, gguf_sha256
+    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(tmp_path / "cache"))
+    weights = tmp_path / "w.gguf"
+    weights.write_bytes(b"weights" * 1000)
+    assert gguf_sha256(weights) == hashlib.sha256(b"weights" * 1000).hexdigest()
+    cache = tmp_path / "cache" / HASH_CACHE_FILE
+    known = json.loads(cache.read_text())
+    key, = known
+    cache.write_text(json.dumps({key: "from-the-cache"}))
+    assert gguf_sha256(weights) == "from-the-cache"          # the file is not read again
+    weights.write_bytes(b"other weights")                   # new size and mtime: hashed again
+    assert gguf_sha256(weights) == hashlib.sha256(b"other weights").hexdigest()
+
+
+def test_server_version_of_a_binary_and_of_the_python_server(tmp_path, monkeypatch):
+    from pytest_crucible.lease.llamacpp import server_version
+    binary = tmp_path / "llama-server"
+    binary.write_text("#!/bin/sh\necho 'load_backend: loaded CPU backend' >&2\n"
+                      "echo \"version: 4589 (1a2b3c4)$SECRET_KEY\" >&2\n")
+    binary.chmod(0o755)
+    monkeypatch.setenv("SECRET_KEY", "sk-should-not-leak")
+    spec = LaunchSpec.from_model(fake_model(binary))
+    assert server_version(spec) == "llama-server 4589 (1a2b3c4)"  # and the key did not reach the child
+    assert server_version(LaunchSpec.from_model(fake_model(tmp_path / "missing"))) is None
+    python_spec = LaunchSpec.from_model(SimpleNamespace(name="p", model_id="p", tags=(), provider=None,
+                                                        launch=validate_launch({"gguf": str(binary)})))
+    try:
+        expected = f"llama-cpp-python {importlib.metadata.version('llama_cpp_python')}"
+    except importlib.metadata.PackageNotFoundError:
+        expected = None
+    assert server_version(python_spec) == expected
 
 
 def test_not_a_gguf_file_is_a_clear_error(tmp_path):

@@ -4,8 +4,9 @@ import json
 
 import pytest
 
-from pytest_crucible.report import aggregate, render_markdown, wilson_interval, write_reports
+from pytest_crucible.report import aggregate, render_markdown, render_terminal, write_reports
 from pytest_crucible.row import Row
+from pytest_crucible.stats import wilson_interval
 from pytest_crucible.store import RunStore, read_rows
 
 
@@ -99,3 +100,78 @@ def test_write_reports_files(tmp_path):
     on_disk = json.loads((tmp_path / "report.json").read_text())
     assert on_disk["models"] == report["models"]
     assert (tmp_path / "report.md").read_text().startswith("# pytest-crucible report x")
+
+
+def repeated(case, outcomes, category="math", difficulty="easy"):
+    return [row("r", case, category, difficulty, outcome, "" if outcome == "passed" else "wrong", repeat=i + 1)
+            for i, outcome in enumerate(outcomes)]
+
+
+REPEATED = (repeated("A", ["passed"] * 4) + repeated("B", ["passed", "failed", "passed", "failed"])
+            + repeated("C", ["failed"] * 4, "coding") + repeated("D", ["passed", "error", "failed", "passed"]))
+
+
+def test_repeats_give_pass_at_k_pass_hat_k_and_flaky_cases():
+    rep = aggregate(REPEATED)["models"]["r"]["repeats"]
+    assert (rep["k"], rep["cases"]) == (4, 4)
+    at, hat = rep["pass_at_k"], rep["pass_hat_k"]
+    assert list(at) == ["1", "2", "4"]
+    # by hand: per-case pass@2 = 1 - C(n-c,2)/C(n,2): A 1, B 1 - 1/6, C 0, D (2 of 3 scored) 1
+    assert at["1"]["value"] == round((1 + 0.5 + 0 + 2 / 3) / 4, 4)
+    assert at["2"]["value"] == round((1 + 5 / 6 + 0 + 1) / 4, 4)
+    # pass@4 over A, B, C (D has only 3 answers): 1, 1, 0; mean 2/3, sd sqrt(1/3), half-width
+    # 1.96 * sqrt(1/3) / sqrt(3) = 0.6533, the upper end clipped at 1
+    assert at["4"] == {"value": round(2 / 3, 4), "ci95": [0.0133, 1.0], "cases": 3}
+    # pass^2 = C(c,2)/C(n,2): A 1, B 1/6, C 0, D 1/3
+    assert hat["2"]["value"] == round((1 + 1 / 6 + 0 + 1 / 3) / 4, 4)
+    assert hat["4"]["value"] == round(1 / 3, 4)
+    assert rep["flaky"] == [{"case_id": "B", "category": "math", "passed": 2, "n": 4, "rate": 0.5},
+                            {"case_id": "D", "category": "math", "passed": 2, "n": 3, "rate": 0.6667}]
+    assert rep["case_rates"]["C"] == {"passed": 0, "n": 4, "rate": 0.0}
+
+
+def test_repeats_make_intervals_clustered_by_case():
+    total = aggregate(REPEATED)["models"]["r"]["total"]
+    assert (total["passed"], total["n"]) == (8, 15)
+    # A and C agree with themselves: the 15 answers are worth fewer than 15 independent ones
+    lo, hi = total["ci95"]
+    wlo, whi = wilson_interval(8, 15)
+    assert hi - lo > whi - wlo
+    # by hand: deviations of case sums from n * 8/15 are 28/15, -2/15, -32/15, 6/15, so the clustered
+    # variance is 1848/225/225 against 56/3375 for independent answers: deff 2.2, effective n 75/11
+    effective = 15 / 2.2
+    assert total["ci95"] == wilson_interval(8 / 15 * effective, effective) == [0.2216, 0.821]
+
+
+def test_single_answers_have_no_repeats_section():
+    assert aggregate(ROWS)["models"]["a"]["repeats"] is None
+
+
+def test_markdown_and_terminal_show_repeats():
+    report = aggregate(REPEATED)
+    text = render_markdown(report)
+    assert "## Repeats: r (up to 4 answers per case, 4 cases)" in text
+    assert "| 2 | 70.8% [" in text
+    assert "Flaky cases (2: right in some answers, wrong in others):" in text
+    assert "- [math] B: 2/4 (50%)" in text
+    line = next(l for l in render_terminal(report) if "repeats" in l)
+    assert "4 per case: pass@1 54.2%" in line and "2 flaky cases" in line
+
+
+def test_backend_recorded_per_model_and_a_change_mid_run_warned():
+    rows = [row("a", f"M{i}", "math", "easy", "passed",
+                backend={"model": "qwen3-27b", "system_fingerprint": "b4589" if i < 2 else "b4600",
+                         "server": "llama.cpp"}) for i in range(3)]
+    rows.append(row("a", "M9", "math", "easy", "error"))  # no reply, no backend: nothing to add
+    meta = {"models": {"a": {"local": {"gguf_sha256": "ab12", "gguf": {"quant": "Q4_K_M"},
+                                       "llamacpp_version": "llama-server 4589"}}}}
+    report = aggregate(rows, meta)
+    assert report["models"]["a"]["backend"] == {
+        "gguf_sha256": ["ab12"], "llamacpp_version": ["llama-server 4589"], "quant": ["Q4_K_M"],
+        "served_model": ["qwen3-27b"], "server": ["llama.cpp"], "system_fingerprint": ["b4589", "b4600"]}
+    text = render_markdown(report)
+    assert "- a served by: gguf_sha256 ab12; llamacpp_version llama-server 4589; quant Q4_K_M;" in text
+    warning = "a was served by more than one backend during this run (system_fingerprint: b4589, b4600)"
+    assert f"**Warning: {warning}**" in text
+    assert f"WARNING: {warning}" in render_terminal(report)
+    assert aggregate(ROWS)["models"]["a"]["backend"] == {}

@@ -55,7 +55,7 @@ import time
 import weakref
 from pathlib import Path
 
-from ..config import default_cache_dir
+from ..cache import cache_dir
 from ..errors import CaseError, SandboxError
 from ..sandbox import get_sandbox
 from ..sandbox.runner import Sandbox
@@ -295,7 +295,7 @@ def calibrated_limit(case, *, sandbox: Sandbox) -> float:
     from filelock import FileLock
 
     key = calibration_key(case, sandbox)
-    folder = default_cache_dir() / "calibration"
+    folder = cache_dir() / "calibration"
     folder.mkdir(parents=True, exist_ok=True)
     safe_id = re.sub(r"[^A-Za-z0-9_.-]", "_", case.id)[:60]
     path = folder / f"{safe_id}-{key[:20]}.json"

