@@ -160,7 +160,7 @@ def _cmd_cases_verify(args) -> int:
                                    seed=_setting(args, "seed"), allow_unsandboxed=_setting(args, "allow_unsandboxed"))
     judge_name = _setting(args, "judge")
     if judge_name:
-        from .judge import judge_from_config
+        from .session import judge_from_config
         with judge_from_config(judge_name, _setting(args, "config")) as judge:
             report = run(judge)
     else:

@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import threading
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -27,7 +26,7 @@ from typing import Any, Callable
 from .case import Case
 from .errors import InfraError
 
-__all__ = ["RUBRICS", "Judge", "JudgeError", "Verdict", "VerdictCache", "canary_cases", "judge_from_config",
+__all__ = ["RUBRICS", "Judge", "JudgeError", "Verdict", "VerdictCache", "canary_cases",
            "judge_prompt", "parse_verdict"]
 
 # rubric kind -> what the judge is told to look for
@@ -309,31 +308,6 @@ class Judge:
 
     def _cost(self, response) -> float:
         return round(self.model.cost(response.usage.prompt_tokens, response.usage.completion_tokens), 8)
-
-
-@contextmanager
-def judge_from_config(name: str, config_path: str | None = None, log: Callable[[str], None] = print):
-    """The judge of a command outside a pytest run (`crucible pairwise`, `crucible cases verify --judge`): a
-    model from models.yaml asked through a session's clients; a launched local model is leased, and its
-    server stopped at the end."""
-    from .session import RunSession
-    session = RunSession(models=name, config_path=config_path, judge=name)
-    judge = session.settings.judge
-    leases = None
-    if judge.model.launch:
-        from .lease import LeaseManager
-        leases = LeaseManager(run_id=session.run_id, log=log, secret_env_names=session.secret_env_names())
-
-        def local_endpoint(model):
-            server = leases.server_for(model)
-            return server.base_url, server.api_key
-        session.local_endpoint = local_endpoint
-    try:
-        yield judge
-    finally:
-        session.close()
-        if leases is not None:
-            leases.close()
 
 
 def _tokens(response) -> dict:

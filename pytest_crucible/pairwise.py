@@ -235,7 +235,8 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
                  paths: list[Path] | None = None, out: str | Path = "pairwise.json",
                  rounds: int = BOOTSTRAP_ROUNDS, log: Callable[[str], None] = print) -> dict:
     """Compare the runs' answers with the judge, fit and write `out`; the result as written."""
-    from .judge import JudgeError, judge_from_config
+    from .judge import JudgeError
+    from .session import judge_from_config
     if len(run_dirs) < 2:
         raise CrucibleError("give at least two run folders to compare")
     if not judge_name:

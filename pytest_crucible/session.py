@@ -7,6 +7,7 @@ import os
 import platform
 import secrets
 from collections import defaultdict
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -326,3 +327,27 @@ class RunSession:
             lines.append(f"report: {self.store.run_dir / HTML_FILE} (beside it: report.json, report.md, "
                          f"rows.jsonl{extra})")
         return lines
+
+
+@contextmanager
+def judge_from_config(name: str, config_path: str | None = None, log: Callable[[str], None] = print):
+    """The judge of a command outside a pytest run (`crucible pairwise`, `crucible cases verify --judge`): a
+    model from models.yaml asked through a session's clients; a launched local model is leased, and its
+    server stopped at the end."""
+    session = RunSession(models=name, config_path=config_path, judge=name)
+    judge = session.settings.judge
+    leases = None
+    if judge.model.launch:
+        from .lease import LeaseManager
+        leases = LeaseManager(run_id=session.run_id, log=log, secret_env_names=session.secret_env_names())
+
+        def local_endpoint(model):
+            server = leases.server_for(model)
+            return server.base_url, server.api_key
+        session.local_endpoint = local_endpoint
+    try:
+        yield judge
+    finally:
+        session.close()
+        if leases is not None:
+            leases.close()
