@@ -5,6 +5,7 @@ from __future__ import annotations
 import dis
 import json
 import threading
+import time
 import types
 from pathlib import Path
 
@@ -426,3 +427,38 @@ def test_the_harness_never_reads_a_global_after_start():
                 walk(const, in_class=not const.co_flags & 0x02)   # no CO_NEWLOCALS: a class body
     walk(main)
     assert found == []
+
+
+def test_threads_parse_code_one_at_a_time():
+    """CPython 3.11 keeps the AST conversion depth in interpreter-wide state; a finalizer that lets
+    another thread run mid-parse made `ast.parse` fail with "AST constructor recursion depth mismatch"
+    (seen in `crucible cases verify`, which grades in threads). Threads at different stack depths parse
+    while cyclic garbage whose finalizer yields the GIL is collected."""
+    source = Path(testrun.__file__).read_text(encoding="utf-8")
+    failures: list[str] = []
+
+    class Garbage:
+        def __init__(self):
+            self.me = self
+
+        def __del__(self):
+            time.sleep(0)
+
+    def parse_at_depth(depth: int) -> None:
+        if depth:
+            return parse_at_depth(depth - 1)
+        for _ in range(40):
+            for _ in range(50):
+                Garbage()
+            try:
+                testrun.parse_python(source)
+            except SystemError as exc:
+                failures.append(str(exc))
+                return
+
+    threads = [threading.Thread(target=parse_at_depth, args=(10 * (i + 1),)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []

@@ -59,8 +59,8 @@ from ..cache import cache_dir
 from ..errors import CaseError, SandboxError
 from ..sandbox import get_sandbox
 from ..sandbox.runner import Sandbox
-from ..sandbox.testrun import (HARNESS_VERSION, TestOutcome, TestSpecError, compile_trusted, prepare_tests,
-                               run_tests)
+from ..sandbox.testrun import (HARNESS_VERSION, TestOutcome, TestSpecError, compile_trusted, parse_python,
+                               prepare_tests, run_tests)
 from .base import Grade
 
 DEFAULT_TIMEOUT_S = 15.0
@@ -135,7 +135,7 @@ def _parses(code: str) -> bool:
     if len(code) > MAX_CODE_CHARS:
         return False
     try:
-        ast.parse(code)
+        parse_python(code)
         return True
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
@@ -146,7 +146,7 @@ def _definitions_only(code: str) -> bool:
     if len(code) > MAX_CODE_CHARS:
         return False
     try:
-        tree = ast.parse(code)
+        tree = parse_python(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     allowed = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign,

@@ -23,6 +23,7 @@ import marshal
 import os
 import re
 import sys
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,10 @@ HARNESS_SOURCE = Path(__file__).with_name("harness.py").read_text(encoding="utf-
 HARNESS_VERSION = hashlib.sha256(HARNESS_SOURCE.encode()).hexdigest()[:12]
 # compiled once here (7 ms saved per run); the sandbox runs the same interpreter
 HARNESS_CODE = marshal.dumps(compile(HARNESS_SOURCE, "crucible-harness.py", "exec", dont_inherit=True))
+# CPython 3.11 counts AST conversion depth in interpreter-wide state: two threads parsing or compiling a
+# tree at once can fail with "SystemError: AST constructor recursion depth mismatch" (gh-106905). The
+# verifier and xdist-less runs grade in threads, so trees are made one at a time.
+_AST_LOCK = threading.Lock()
 RESERVED = "__crucible"
 CANDIDATE_NAMES = ("candidate",)
 # always private to the tests (cheap, and what numeric tests call)
@@ -162,7 +167,7 @@ def _prepare(tests: str, entry_point: str, setup: str, perf: tuple[tuple[str, st
     modules = set()
     for code in (tests, setup, *(p[1] for p in perf), *(p[2] for p in perf)):
         if code.strip():
-            modules |= _imported_modules(ast.parse(code))
+            modules |= _imported_modules(parse_python(code))
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
     modules = {m for m in modules if m in stdlib and m not in _NEVER_PREIMPORT} | set(DEFAULT_CLONES)
     return PreparedTests(tests=new_tests, setup=new_setup, perf=tuple(perf_out), units=tuple(units),
@@ -170,7 +175,14 @@ def _prepare(tests: str, entry_point: str, setup: str, perf: tuple[tuple[str, st
 
 
 def _compile(tree: ast.Module, filename: str):
-    return compile(tree, filename, "exec", dont_inherit=True)
+    with _AST_LOCK:
+        return compile(tree, filename, "exec", dont_inherit=True)
+
+
+def parse_python(source: str, mode: str = "exec") -> ast.AST:
+    """`ast.parse`, one thread at a time (see _AST_LOCK)."""
+    with _AST_LOCK:
+        return ast.parse(source, mode=mode)
 
 
 @lru_cache(maxsize=512)
@@ -183,7 +195,7 @@ def compile_trusted(source: str, filename: str):
 
 def _parse(source: str, where: str) -> ast.Module:
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
     except SyntaxError as exc:
         raise TestSpecError(f"{where}: SyntaxError line {exc.lineno}: {exc.msg}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
@@ -204,7 +216,7 @@ def code_imports(code: str) -> tuple[str, ...]:
     if not code.strip() or len(code) > 200_000:
         return ()
     try:
-        tree = ast.parse(code)
+        tree = parse_python(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
@@ -401,7 +413,7 @@ def parse_records(channel: bytes, key: bytes) -> tuple[list[list], int]:
             continue
         fields = []
         for f in body.decode("ascii").split("\t"):
-            fields.append(ast.literal_eval(f) if f[:1] in ("'", '"') else int(f))
+            fields.append(ast.literal_eval(parse_python(f, "eval")) if f[:1] in ("'", '"') else int(f))
         records.append(fields)
     return records, forged
 
@@ -537,4 +549,5 @@ def _where(site: AssertSite | None) -> str:
 
 
 __all__ = ["AssertSite", "HARNESS_SOURCE", "HARNESS_VERSION", "PreparedTests", "SandboxError", "TestOutcome",
-           "TestSpecError", "compile_trusted", "parse_records", "prepare_tests", "read_verdict", "run_tests"]
+           "TestSpecError", "compile_trusted", "parse_python", "parse_records", "prepare_tests", "read_verdict",
+           "run_tests"]
