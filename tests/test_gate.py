@@ -109,7 +109,8 @@ def test_the_baseline_is_all_right_and_records_its_backend(runs):
     assert backend == {"served_model": ["base"], "server": ["loopback/1 (tests)"]}  # the loopback sends no fingerprint
     # Wilson at 256 of 256: the lower end is 1 / (1 + 1.96^2 / 256)
     assert report["models"]["base"]["total"] == {"passed": N_CASES, "failed": 0, "errors": 0, "n": N_CASES,
-                                                 "rate": 1.0, "ci95": [0.9852, 1.0]}
+                                                 "rate": 1.0, "ci95": [0.9852, 1.0],
+                                                 "truncated": {"reasoning": 0, "answer": 0, "rate": 0.0}}
 
 
 def test_wrong_on_twenty_percent_fails_the_gate(runs, capsys):
