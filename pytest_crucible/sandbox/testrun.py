@@ -38,7 +38,7 @@ HARNESS_CODE = marshal.dumps(compile(HARNESS_SOURCE, "crucible-harness.py", "exe
 # CPython 3.11 counts AST conversion depth in interpreter-wide state: two threads parsing or compiling a
 # tree at once can fail with "SystemError: AST constructor recursion depth mismatch" (gh-106905). The
 # verifier and xdist-less runs grade in threads, so trees are made one at a time.
-_AST_LOCK = threading.Lock()
+_AST_LOCK = threading.RLock()  # re-entrant: a finalizer run mid-parse may parse too
 RESERVED = "__crucible"
 CANDIDATE_NAMES = ("candidate",)
 # always private to the tests (cheap, and what numeric tests call)
