@@ -29,11 +29,11 @@ from typing import Any, Callable, Mapping, Sequence
 from .errors import ModelMismatchError
 from .response import Response
 from .retry import Adjusted, Failure, RetryPolicy
-from .stream import StreamAssembler, estimate_prompt_tokens
+from .stream import StreamAssembler
 from .thinking import Thinking
 from .transport import OpenAITransport
 
-__all__ = ["ChatClient", "estimate_prompt_tokens", "model_matches"]
+__all__ = ["ChatClient", "model_matches"]
 
 log = logging.getLogger(__name__)
 

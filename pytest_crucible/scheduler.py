@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable
 from .errors import CostCapReached, CrucibleError
 from .locks import SlotPool, exclusive, lock_root
 from .row import COST_CAP_PREFIX
+from .stream import estimate_prompt_tokens
 
 SLOT_POLL_S = 0.005        # how often the request waiting for another process's slot looks again
 RATE_LIMIT_STATUS = (429, 503)
@@ -232,7 +233,6 @@ class ScheduledClient:
         self.client.close()
 
     def worst_case(self, messages, max_tokens: int, tools) -> float:
-        from .client import estimate_prompt_tokens
         return self.model.cost(estimate_prompt_tokens(list(messages), tools), max_tokens)
 
     @property
