@@ -117,19 +117,6 @@ def _cell(tally: dict | None) -> dict | None:
             "style": f"background: hsl({hue} 70% 88%)", "errors": errors}
 
 
-def _backends(rows: list[dict]) -> dict[str, list[str]]:
-    """What each model's endpoint said it was: served model id, system fingerprint, server header."""
-    seen: dict[str, dict[str, None]] = defaultdict(dict)
-    for r in rows:
-        backend = r.get("backend") or {}
-        parts = [backend.get("model") or r.get("served_model"), backend.get("system_fingerprint"),
-                 backend.get("server")]
-        text = " / ".join(str(p) for p in parts if p)
-        if text:
-            seen[r["model"]][text] = None
-    return {model: list(texts)[:3] for model, texts in seen.items()}
-
-
 def _meta_items(report: dict) -> list[tuple[str, str]]:
     meta = report.get("meta") or {}
     items = [("Run", meta.get("run_id")), ("Written", report.get("generated_at")),
@@ -141,16 +128,15 @@ def _meta_items(report: dict) -> list[tuple[str, str]]:
     return [(k, str(v)) for k, v in items if v not in (None, "")]
 
 
-def _model_meta(report: dict, rows: list[dict]) -> list[dict]:
+def _model_meta(report: dict) -> list[dict]:
     meta_models = (report.get("meta") or {}).get("models") or {}
-    backends = _backends(rows)
     out = []
-    for name in report["models"]:
+    for name, m in report["models"].items():
         info = meta_models.get(name) if isinstance(meta_models.get(name), dict) else {}
         local = info.get("local") or {}
         out.append({"name": name, "model_id": info.get("model_id", ""), "provider": info.get("provider", ""),
                     "local": local.get("gguf_summary") or local.get("error") or "",
-                    "backend": backends.get(name, [])})
+                    "backend": [f"{key} {', '.join(values)}" for key, values in (m.get("backend") or {}).items()]})
     return out
 
 
@@ -186,6 +172,6 @@ def render_html(report: dict, rows, links: list[tuple[str, str]] | None = None) 
     return templates().get_template("report.html").render(
         report=report, meta=report.get("meta") or {}, table=table, categories=categories,
         charts={k: Markup(v) for k, v in svg.items() if v}, meta_items=_meta_items(report),
-        model_meta=_model_meta(report, rows), problems=_json_for_script(problems_table(problems)),
+        model_meta=_model_meta(report), problems=_json_for_script(problems_table(problems)),
         problem_count=len(problems), policy=PAGE_POLICY, links=links or [],
         title=f"pytest-crucible report {(report.get('meta') or {}).get('run_id', '')}".strip())

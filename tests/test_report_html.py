@@ -178,6 +178,7 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
     run_dir = (pytester.path / "crucible-results" / "latest").resolve()
     page = (run_dir / HTML_FILE).read_text()
     assert "pytest-crucible report " + run_dir.name in page
+    assert "served_model m1; server loopback/1 (tests)" in page  # report.json's backend
     result.stdout.fnmatch_lines([
         "*crucible summary*",
         "m1: 66.7% (2/3) [[]21%-94%[]], hard 0% (0/1), errors 0, skipped 0, cost $0.0000",
