@@ -5,7 +5,7 @@
 Two run folders are written with rows shaped like real ones (answer text, reasoning, timings, tokens,
 backend): once as 10,000 cases answered once, once as 2,500 cases answered 4 times. For each it prints
 the median wall time and CPU time (user + system) of
-  - the whole command, `python -m pytest_crucible.cli compare BASE NEW --json --gate`, in a fresh
+  - the whole command, `python -m pytest_crucible.apps.cli compare BASE NEW --json --gate`, in a fresh
     interpreter (start-up and imports included: what CI waits for), and
   - the work inside it (read both runs, compare, render the JSON),
 next to the target. The command is single-threaded, so on an idle machine its wall time is its CPU time;
@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_crucible.compare import compare_runs, load_run  # noqa: E402
+from pytest_crucible.analysis.compare import compare_runs, load_run  # noqa: E402
 
 TARGET_S = 2.0
 CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent")
@@ -76,7 +76,7 @@ def _children_cpu() -> float:
 def time_command(base: Path, new: Path) -> tuple[float, float]:
     """(wall, CPU) seconds of the whole command in a fresh interpreter."""
     started, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run([sys.executable, "-m", "pytest_crucible.cli", "compare", str(base), str(new), "--json",
+    done = subprocess.run([sys.executable, "-m", "pytest_crucible.apps.cli", "compare", str(base), str(new), "--json",
                            "--gate"], cwd=ROOT, capture_output=True, text=True)
     elapsed = time.perf_counter() - started, _children_cpu() - cpu
     if done.returncode not in (0, 1) or '"gate"' not in done.stdout:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pytest_crucible import haystack  # noqa: E402
+from pytest_crucible.suite import haystack  # noqa: E402
 
 TARGET_128K_S = 2.0
 NEEDLES = [

@@ -29,8 +29,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from synthetic_run import write_run  # noqa: E402
 
-from pytest_crucible.report import write_reports  # noqa: E402
-from pytest_crucible.store import HTML_FILE, read_rows  # noqa: E402
+from pytest_crucible.analysis.report import write_reports  # noqa: E402
+from pytest_crucible.results.store import HTML_FILE, read_rows  # noqa: E402
 
 SIZE_TARGET = 5 * 1024 * 1024
 RENDER_TARGET_S = 3.0

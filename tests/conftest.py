@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import pytest_crucible.charts  # noqa: F401  (matplotlib, numpy) loaded before any test: pytester drops the
 # modules a test imported when it ends, and numpy cannot be loaded twice in one process
 from loopback import LoopbackServer
+
+import pytest_crucible.analysis.charts  # noqa: F401  (matplotlib, numpy) loaded before any test: pytester drops the
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 from loopback import Reply
-from pytest_crucible.judge import canary_cases
+
+from pytest_crucible.grading.judge_model import canary_cases
 
 USAGE = {"prompt_tokens": 400, "completion_tokens": 30, "total_tokens": 430}
 

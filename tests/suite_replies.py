@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from loopback import Reply, assistant_turns, turns_handler
 
-from pytest_crucible.case import load_cases
+from pytest_crucible.suite.case import load_cases
 
 
 def _as_reply(data) -> Reply:

@@ -13,8 +13,8 @@ import json
 import random
 from pathlib import Path
 
-from pytest_crucible.speed.metrics import spread
-from pytest_crucible.speed.runner import summarize
+from pytest_crucible.results.request_metrics import spread
+from pytest_crucible.speed.item_kind import summarize
 
 ACCURACY_CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent")
 DIFFICULTIES = ("easy", "medium", "hard")

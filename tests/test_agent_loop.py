@@ -1,4 +1,4 @@
-"""The multi-turn loop and its simulated tools (pytest_crucible/agent_loop.py), and the `simulation`
+"""The multi-turn loop and its simulated tools (pytest_crucible/suite/agent_loop.py), and the `simulation`
 case field's validation."""
 
 from __future__ import annotations
@@ -9,11 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from pytest_crucible.agent_loop import (ScriptExhausted, Simulation, check_simulation, normalise, run_case_loop,
-                                        run_loop, scripted)
-from pytest_crucible.case import build_case, function_tool, load_case_file, tool_turn
-from pytest_crucible.errors import CaseError
-from pytest_crucible.response import Response, ToolCall
+from pytest_crucible.client.response import Response, ToolCall
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.suite.agent_loop import (
+    ScriptExhausted,
+    Simulation,
+    check_simulation,
+    normalise,
+    run_case_loop,
+    run_loop,
+    scripted,
+)
+from pytest_crucible.suite.case import build_case, function_tool, load_case_file, tool_turn
 from pytest_crucible.verify import response_from
 
 TOOLS = [function_tool("read_log", "Read a log.", {"path": {"type": "string"}}, ["path"]),
@@ -140,8 +147,8 @@ def test_scripted_model_runs_out():
 
 
 def test_the_trace_survives_an_endpoint_failure():
-    from pytest_crucible.agent_loop import Trace
-    from pytest_crucible.errors import EndpointError
+    from pytest_crucible.common.errors import EndpointError
+    from pytest_crucible.suite.agent_loop import Trace
     replies = iter([calls(call("read_log", {"path": "/var/log/app.log"}))])
 
     def ask(_messages):
@@ -217,7 +224,7 @@ def test_content_hash_covers_the_simulation_and_is_stable_for_handlers(tmp_path)
     changed = agent_case(simulation={"tools": {"read_log": [{"result": "ERROR a"}]}})
     assert base.content_hash != changed.content_hash
     source = textwrap.dedent("""\
-        from pytest_crucible.case import function_tool
+        from pytest_crucible.suite.case import function_tool
         def world(name, arguments, state):
             return {"result": "ok"}
         CASES = [{"id": "AGH-1", "category": "agent", "difficulty": "easy", "prompt": "go",

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from loopback import Reply, turns_handler
 
-from pytest_crucible.case import build_case, function_tool
-from pytest_crucible.client import ChatClient
-from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.runner import run_case
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.engine.item_runner import run_case
+from pytest_crucible.suite.case import build_case, function_tool
 
 TOOLS = [function_tool("read_log", "Read a log file.", {"path": {"type": "string"}}, ["path"])]
 LOG = "09:01 ERROR disk full\n09:02 INFO retry\n09:07 ERROR disk full\n"

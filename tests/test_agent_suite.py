@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from pytest_crucible.agent_loop import run_case_loop, scripted
-from pytest_crucible.case import load_cases
-from pytest_crucible.graders import grade
+from pytest_crucible.grading import grade
 from pytest_crucible.sandbox import bwrap_available
+from pytest_crucible.suite.agent_loop import run_case_loop, scripted
+from pytest_crucible.suite.case import load_cases
 from pytest_crucible.verify import response_from, verify_paths
 
 AGENT = [c for c in load_cases() if c.category == "agent"]

@@ -11,10 +11,9 @@ from collections import Counter
 import pytest
 from loopback import Reply
 
-from pytest_crucible.errors import CaseError
-from pytest_crucible.graders import grade
-from pytest_crucible.importers import available, import_files, load_import
-from pytest_crucible.importers import bfcl
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.grading import grade
+from pytest_crucible.suite.importers import available, bfcl, import_files, load_import
 from pytest_crucible.verify import ACCEPTED_SHARE, response_from, verify_cases
 
 # found, never imported: the importer reads the package's data files, not its code (whose own
@@ -138,7 +137,7 @@ def test_a_missing_package_names_what_to_install(monkeypatch):
 
 
 def test_the_cli_lists_the_rejected_answers(tmp_path, capsys):
-    from pytest_crucible.cli import main
+    from pytest_crucible.apps.cli import main
 
     empty = tmp_path / "none"
     empty.mkdir()

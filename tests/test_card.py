@@ -3,8 +3,8 @@ verbosity keeps (through pytest: tests/test_report_html.py)."""
 
 from synthetic_run import write_run
 
-from pytest_crucible.report import aggregate, render_terminal, text_bar
-from pytest_crucible.store import read_rows
+from pytest_crucible.analysis.report import aggregate, render_terminal, text_bar
+from pytest_crucible.results.store import read_rows
 
 
 def test_terminal_card_per_verbosity(tmp_path):

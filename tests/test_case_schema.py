@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from pytest_crucible.case import load_case_file, load_cases
-from pytest_crucible.errors import CaseError
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.suite.case import load_case_file, load_cases
 
 
 def write(tmp_path, name, text):
@@ -133,7 +133,7 @@ FAMILY = """\
 
 
 def test_family_is_fixed_by_default_and_re_rolled_by_a_seed(tmp_path):
-    from pytest_crucible.case import DEFAULT_SEED
+    from pytest_crucible.suite.case import DEFAULT_SEED
     path = write(tmp_path, "fam_cases.py", FAMILY)
     first, again = load_case_file(path), load_case_file(path)
     assert [c.messages for c in first] == [c.messages for c in again]
@@ -184,7 +184,7 @@ def test_params_that_would_change_the_request_are_refused_at_load(tmp_path, key)
 
 def test_a_python_file_cannot_slip_refused_params_past_the_loader(tmp_path):
     path = write(tmp_path, "math/built_cases.py", """\
-        from pytest_crucible.case import Case
+        from pytest_crucible.suite.case import Case
         CASES = [Case(id="B1", category="math", difficulty="easy", messages=({"role": "user", "content": "x"},),
                       grader={"type": "numeric", "answer": 1}, params={"stream": False}, file=__file__, line=2)]
         """)

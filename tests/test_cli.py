@@ -4,11 +4,11 @@ import json
 import subprocess
 import sys
 
-from pytest_crucible.config import load_config
+from pytest_crucible.engine.config import load_config
 
 
 def crucible(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "pytest_crucible.cli", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "pytest_crucible.apps.cli", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=120)
 
 
@@ -43,7 +43,7 @@ def test_report_rebuilds_from_rows(tmp_path):
 def test_gui_says_how_to_get_it_and_what_folder_it_wants(tmp_path):
     # starlette hidden as if the gui extra were not installed
     without_extra = subprocess.run(
-        [sys.executable, "-c", "import sys; sys.modules['starlette'] = None; from pytest_crucible.cli import main; "
+        [sys.executable, "-c", "import sys; sys.modules['starlette'] = None; from pytest_crucible.apps.cli import main; "
          f"sys.exit(main(['gui', {str(tmp_path)!r}]))"], capture_output=True, text=True, timeout=120)
     assert without_extra.returncode == 2
     assert "pip install 'pytest-crucible[gui]'" in without_extra.stderr and "starlette" in without_extra.stderr
@@ -52,7 +52,7 @@ def test_gui_says_how_to_get_it_and_what_folder_it_wants(tmp_path):
 
 
 def test_cases_list_counts_the_suite_per_difficulty_and_profile(tmp_path):
-    from pytest_crucible.case import load_cases
+    from pytest_crucible.suite.case import load_cases
     suite = load_cases()
     result = crucible("cases", "list", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

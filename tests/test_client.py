@@ -10,10 +10,10 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from loopback import LoopbackServer, Reply, tokenize
-from pytest_crucible.client import ChatClient, model_matches
-from pytest_crucible.errors import EndpointError, InfraError, ModelMismatchError
+
+from pytest_crucible.client.chat import ChatClient, model_matches
+from pytest_crucible.common.errors import EndpointError, InfraError, ModelMismatchError
 
 HI = [{"role": "user", "content": "hi"}]
 

@@ -1,11 +1,11 @@
-"""pytest_crucible.code_family (building blocks of coding case families) and the built-in families."""
+"""pytest_crucible.suite.code_family (building blocks of coding case families) and the built-in families."""
 
 from __future__ import annotations
 
 import pytest
 
-from pytest_crucible.case import DEFAULT_SEED, build_case, builtin_cases_dir, load_case_file
-from pytest_crucible.code_family import STANDARD_LIBRARY_ONLY, code_case, family_rng, literal, mutate
+from pytest_crucible.suite.case import DEFAULT_SEED, build_case, builtin_cases_dir, load_case_file
+from pytest_crucible.suite.code_family import STANDARD_LIBRARY_ONLY, code_case, family_rng, literal, mutate
 
 
 def test_mutate_replaces_each_pair_once():

@@ -1,4 +1,4 @@
-"""pytest_crucible.code_family: prose reflow, seeded randomness, and test code generated from rows and
+"""pytest_crucible.suite.code_family: prose reflow, seeded randomness, and test code generated from rows and
 scripts, run for real in the sandbox."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_crucible.case import build_case
-from pytest_crucible.code_family import family_rng, flow, row_tests, script_tests
-from pytest_crucible.graders.code import run_code
+from pytest_crucible.grading.code import run_code
 from pytest_crucible.sandbox import SKIP_REASON, Sandbox, bwrap_available
+from pytest_crucible.suite.case import build_case
+from pytest_crucible.suite.code_family import family_rng, flow, row_tests, script_tests
 
 
 def test_flow_refills_paragraphs_and_list_items():

@@ -13,14 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_crucible import graders
-from pytest_crucible.case import build_case
-from pytest_crucible.errors import CaseError, SandboxError
-from pytest_crucible.graders import code as code_grader
-from pytest_crucible.graders.code import check, extract_code, run_code
-from pytest_crucible.response import Response
-from pytest_crucible.sandbox import SKIP_REASON, Sandbox, bwrap_available
-from pytest_crucible.sandbox import testrun
+from pytest_crucible import grading as graders
+from pytest_crucible.client.response import Response
+from pytest_crucible.common.errors import CaseError, SandboxError
+from pytest_crucible.grading import code as code_grader
+from pytest_crucible.grading.code import check, extract_code, run_code
+from pytest_crucible.sandbox import SKIP_REASON, Sandbox, bwrap_available, testrun
+from pytest_crucible.suite.case import build_case
 
 needs_bwrap = pytest.mark.skipif(not bwrap_available(), reason=SKIP_REASON)
 
@@ -396,7 +395,7 @@ def test_canary_passes_and_fails_loudly_on_a_broken_sandbox(sandbox, tmp_path):
 
 
 def test_a_broken_sandbox_makes_code_items_errors_not_failures(tmp_path, monkeypatch):
-    from pytest_crucible.errors import InfraError
+    from pytest_crucible.common.errors import InfraError
     fake = tmp_path / "bwrap"
     fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
     fake.chmod(0o755)

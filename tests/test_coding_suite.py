@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_crucible.case import DEFAULT_SEED, builtin_cases_dir, load_case_file, load_cases
-from pytest_crucible.graders import grade
-from pytest_crucible.response import Response
+from pytest_crucible.client.response import Response
+from pytest_crucible.grading import grade
 from pytest_crucible.sandbox import SKIP_REASON, bwrap_available
+from pytest_crucible.suite.case import DEFAULT_SEED, builtin_cases_dir, load_case_file, load_cases
 
 CODING = [c for c in load_cases() if c.category == "coding"]
 KINDS = ("CO-spec-", "CO-fix-", "CO-class-")

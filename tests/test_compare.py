@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from pytest_crucible.cli import main as crucible
-from pytest_crucible.compare import GateSettings, RunData, compare_runs, load_run, render_text
-from pytest_crucible.errors import InputError
+from pytest_crucible.analysis.compare import GateSettings, RunData, compare_runs, load_run, render_text
+from pytest_crucible.apps.cli import main as crucible
+from pytest_crucible.common.errors import InputError
 
 CATS = ("math", "coding", "reasoning")
 
@@ -299,7 +299,7 @@ def test_cli_gate_settings_from_the_environment(tmp_path, capsys, monkeypatch):
 
 
 def test_a_baseline_is_checked_as_the_run_starts(tmp_path):
-    from pytest_crucible.compare import Baseline
+    from pytest_crucible.analysis.compare import Baseline
     two = write_run(tmp_path / "two", [row(i, model=m) for i in range(3) for m in ("a", "b")])
     assert Baseline.load(two, GateSettings(), True, ["b"]).run.models == ["a", "b"]  # b is there by name
     with pytest.raises(InputError, match="several models .a, b. and none is c: give a baseline run of one model"):
@@ -312,7 +312,7 @@ def test_a_baseline_is_checked_as_the_run_starts(tmp_path):
 
 
 def test_baseline_compare_writes_compare_json_and_fails_without_rows(tmp_path):
-    from pytest_crucible.compare import Baseline
+    from pytest_crucible.analysis.compare import Baseline
     base = write_run(tmp_path / "base", [row(i) for i in range(20)])
     baseline = Baseline.load(base, GateSettings(), True, ["m"])
     (tmp_path / "new").mkdir()

@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from pytest_crucible.config import find_config_path, load_config
-from pytest_crucible.errors import ConfigError
+from pytest_crucible.common.errors import ConfigError
+from pytest_crucible.engine.config import find_config_path, load_config
 
 
 def write(tmp_path, text, name="models.yaml"):
@@ -106,7 +106,7 @@ def test_config_lookup_order(tmp_path, monkeypatch):
     assert find_config_path(None, cwd=local_dir) == env
     monkeypatch.delenv("CRUCIBLE_CONFIG")
     assert find_config_path(None, cwd=local_dir) == local
-    monkeypatch.setattr("pytest_crucible.config.default_config_dir", lambda: tmp_path / "nowhere")
+    monkeypatch.setattr("pytest_crucible.engine.config.default_config_dir", lambda: tmp_path / "nowhere")
     assert find_config_path(None, cwd=tmp_path / "nothing-here") is None
 
 
@@ -116,9 +116,9 @@ def test_missing_file_says_how_to_create(tmp_path):
 
 
 def test_model_max_tokens_caps_every_case(tmp_path, loopback):
-    from pytest_crucible.case import build_case
-    from pytest_crucible.client import ChatClient
-    from pytest_crucible.runner import run_case
+    from pytest_crucible.client.chat import ChatClient
+    from pytest_crucible.engine.item_runner import run_case
+    from pytest_crucible.suite.case import build_case
     cfg = load_config(write(tmp_path, f"""\
         providers:
           loop: {{base_url: "{loopback.base_url}"}}

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_crucible.extract import line_text, list_item, paragraphs
-from pytest_crucible.extract import (
+from pytest_crucible.grading.extract import (
     clean_answer,
     code_blocks,
     find_answer,
@@ -18,8 +17,11 @@ from pytest_crucible.extract import (
     format_number,
     has_preamble,
     json_error,
+    line_text,
+    list_item,
     normalize,
     numbers,
+    paragraphs,
     parse_number,
     strip_preamble,
     strip_reasoning,

@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 import pytest
 from loopback import LoopbackServer, Reply
 
-from pytest_crucible.cli import main as crucible
+from pytest_crucible.apps.cli import main as crucible
 
 N_CASES = 256
 WRONG_20 = {i for i in range(N_CASES) if i % 5 == 0}          # 52 cases: 20.3%
@@ -210,7 +210,8 @@ def test_gate_settings_are_checked_before_the_run(small, tmp_path):
 def test_the_ci_example_uses_real_settings():
     """docs/ci.md's workflow: valid YAML whose pytest flags and CRUCIBLE_* variables all exist."""
     import yaml
-    from pytest_crucible.options import SETTINGS
+
+    from pytest_crucible.engine.options import SETTINGS
     text = (Path(__file__).resolve().parent.parent / "docs" / "ci.md").read_text()
     workflow = yaml.safe_load(re.search(r"```yaml\n(.*?)```", text, re.S).group(1))
     known_env = {s.env for s in SETTINGS.values()}

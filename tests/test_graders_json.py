@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_crucible.case import Case
-from pytest_crucible.graders import check_spec, grade
-from pytest_crucible.response import Response
+from pytest_crucible.client.response import Response
+from pytest_crucible.grading import check_spec, grade
+from pytest_crucible.suite.case import Case
 
 
 def run(grader: dict, content: str):

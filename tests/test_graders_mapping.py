@@ -6,10 +6,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pytest_crucible.case import Case
-from pytest_crucible.graders import check_spec, grade
-from pytest_crucible.graders.mapping import answer_mismatch
-from pytest_crucible.response import Response
+from pytest_crucible.client.response import Response
+from pytest_crucible.grading import check_spec, grade
+from pytest_crucible.grading.mapping import answer_mismatch
+from pytest_crucible.suite.case import Case
 
 PETS = {"type": "mapping", "answer": {"Alice": "cat", "Bob": "dog", "Carol": "fish", "Dan": "bird"}}
 GRID = {"type": "mapping", "answer": {

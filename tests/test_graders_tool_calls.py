@@ -8,10 +8,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pytest_crucible.case import Case, function_tool
-from pytest_crucible.errors import CaseError
-from pytest_crucible.graders import check_spec, grade
-from pytest_crucible.response import Response, ToolCall
+from pytest_crucible.client.response import Response, ToolCall
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.grading import check_spec, grade
+from pytest_crucible.suite.case import Case, function_tool
 
 
 def run(grader: dict, calls: list[tuple[str, object]] = (), content: str = "", tools=(), prompt="Do it."):

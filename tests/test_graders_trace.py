@@ -1,4 +1,4 @@
-"""The trace grader (pytest_crucible/graders/trace.py): every check, with the reason it gives."""
+"""The trace grader (pytest_crucible/grading/trace.py): every check, with the reason it gives."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_crucible.agent_loop import run_case_loop, scripted
-from pytest_crucible.case import build_case, function_tool, tool_turn
-from pytest_crucible.graders import check_spec, grade
+from pytest_crucible.grading import check_spec, grade
+from pytest_crucible.suite.agent_loop import run_case_loop, scripted
+from pytest_crucible.suite.case import build_case, function_tool, tool_turn
 from pytest_crucible.verify import response_from
 
 TOOLS = [function_tool(n, n, {"id": {"type": "string"}, "x": {"type": "integer"}, "who": {"type": "array"}})

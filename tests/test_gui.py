@@ -17,10 +17,10 @@ import pytest
 from polling import wait_for
 from synthetic_run import write_run
 
-from pytest_crucible import runs
-from pytest_crucible.gui import is_loopback, resolve_token
-from pytest_crucible.report import write_reports
-from pytest_crucible.store import read_rows, run_meta
+from pytest_crucible.analysis.report import write_reports
+from pytest_crucible.apps.gui import is_loopback, resolve_token
+from pytest_crucible.results import runs
+from pytest_crucible.results.store import read_rows, run_meta
 
 pytest.importorskip("starlette", reason="crucible gui needs the gui extra")
 pytest.importorskip("uvicorn", reason="crucible gui needs the gui extra")
@@ -38,7 +38,7 @@ class Gui:
     def __init__(self, results: Path, *args: str, env: dict | None = None):
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pytest_crucible.cli", "gui", str(results), "--port", str(self.port), *args],
+            [sys.executable, "-m", "pytest_crucible.apps.cli", "gui", str(results), "--port", str(self.port), *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})})
         self.output = [self.proc.stdout.readline()]
         self.url = re.search(r"at (http://\S+)", self.output[0]).group(1)

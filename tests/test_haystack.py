@@ -1,4 +1,4 @@
-"""Generated haystacks (pytest_crucible/haystack.py) and the long-context suite (cases/longctx)."""
+"""Generated haystacks (pytest_crucible/suite/haystack.py) and the long-context suite (cases/longctx)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from adversarial import adversarial_replies
-from pytest_crucible import haystack
-from pytest_crucible.case import builtin_cases_dir, load_case_file
-from pytest_crucible.graders import grade
+
+from pytest_crucible.grading import grade
+from pytest_crucible.suite import haystack
+from pytest_crucible.suite.case import builtin_cases_dir, load_case_file
 from pytest_crucible.verify import verify_cases
 
 LONGCTX = builtin_cases_dir() / "longctx" / "haystack_cases.py"

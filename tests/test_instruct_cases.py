@@ -7,11 +7,11 @@ import json
 import re
 
 import pytest
-
 from adversarial import adversarial_replies
-from pytest_crucible.case import builtin_cases_dir, load_case_file, load_cases
-from pytest_crucible.graders import grade
-from pytest_crucible.response import Response
+
+from pytest_crucible.client.response import Response
+from pytest_crucible.grading import grade
+from pytest_crucible.suite.case import builtin_cases_dir, load_case_file, load_cases
 from pytest_crucible.verify import verify_cases
 
 INSTRUCT = builtin_cases_dir() / "instruct"

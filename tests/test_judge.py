@@ -8,21 +8,21 @@ import json
 import textwrap
 
 import pytest
-
 from loopback import LoopbackServer, Reply
 from scripted_judge import scripted_judge
-from pytest_crucible.case import build_case, load_cases
-from pytest_crucible.cli import main as crucible
-from pytest_crucible.extract import clean_answer
-from pytest_crucible.client import ChatClient
-from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.graders import check_spec, grade
-from pytest_crucible.graders.judge import screen
-from pytest_crucible.judge import Judge, JudgeError, parse_verdict
-from pytest_crucible.kinds import RunSettings
-from pytest_crucible.response import Response
-from pytest_crucible.runner import run_case
-from pytest_crucible.store import read_rows
+
+from pytest_crucible.apps.cli import main as crucible
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.client.response import Response
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.engine.item_kinds import RunSettings
+from pytest_crucible.engine.item_runner import run_case
+from pytest_crucible.grading import check_spec, grade
+from pytest_crucible.grading.extract import clean_answer
+from pytest_crucible.grading.judge import screen
+from pytest_crucible.grading.judge_model import Judge, JudgeError, parse_verdict
+from pytest_crucible.results.store import read_rows
+from pytest_crucible.suite.case import build_case, load_cases
 
 QUESTION = "In two sentences: why does a bicycle tyre pumped up on a cold morning seem softer by evening?"
 SPEC = {"type": "judge", "rubric": "explanation",

@@ -24,16 +24,29 @@ from types import SimpleNamespace
 import pytest
 from polling import wait_for
 
-from pytest_crucible.config import BUILTIN_TAG, load_config
-from pytest_crucible.errors import ConfigError
-from pytest_crucible.lease import LeaseManager, LocalServerError, list_leases
-from pytest_crucible.lease.devices import (Device, discover_gpus, parse_nvidia_smi, parse_rocm_smi,
-                                           visible_devices_env)
-from pytest_crucible.lease.locks import LeaseDir, LeaseTimeout, acquire
-from pytest_crucible.lease.manager import resolve_devices
-from pytest_crucible.lease.process import (ProcessId, identify, kill_group, kill_recorded, pid_alive,
-                                           spawn_guarded, still_the_same, wait_exec)
-from pytest_crucible.lease.spec import LaunchSpec, package_gguf, validate_launch
+from pytest_crucible.common.errors import ConfigError
+from pytest_crucible.engine.config import BUILTIN_TAG, load_config
+from pytest_crucible.local import LeaseManager, LocalServerError, list_leases
+from pytest_crucible.local.device_leases import LeaseDir, LeaseTimeout, acquire
+from pytest_crucible.local.devices import (
+    Device,
+    discover_gpus,
+    parse_nvidia_smi,
+    parse_rocm_smi,
+    visible_devices_env,
+)
+from pytest_crucible.local.launch_spec import LaunchSpec, package_gguf, validate_launch
+from pytest_crucible.local.lease_manager import resolve_devices
+from pytest_crucible.local.process import (
+    ProcessId,
+    identify,
+    kill_group,
+    kill_recorded,
+    pid_alive,
+    spawn_guarded,
+    still_the_same,
+    wait_exec,
+)
 
 FAKE_SERVER = '''\
 #!{python}
@@ -285,7 +298,7 @@ def test_spawned_server_runs_in_its_own_group_with_its_own_command_line(tmp_path
 def test_server_dies_with_its_parent_even_on_sigkill(tmp_path):
     parent = python_child("""
         import sys, time
-        from pytest_crucible.lease.process import spawn_guarded, wait_exec
+        from pytest_crucible.local.process import spawn_guarded, wait_exec
         proc = spawn_guarded(["sleep", "300"])
         wait_exec(proc)
         print(proc.pid, flush=True)
@@ -319,7 +332,7 @@ def test_kill_recorded_never_kills_a_different_process(tmp_path):
 
 HOLDER = """
     import sys, json
-    from pytest_crucible.lease.locks import LeaseDir, acquire
+    from pytest_crucible.local.device_leases import LeaseDir, acquire
     lease = acquire(LeaseDir(sys.argv[1]), sys.argv[2].split(","), model=sys.argv[3], run_id=sys.argv[4],
                     fingerprint="fp", timeout=5)
     if len(sys.argv) > 5:   # pretend to run a server: record a process
@@ -441,7 +454,7 @@ def test_owner_waits_for_its_guests_before_stopping(lease_dir):
     owner.update(state="ready", server={"base_url": "http://127.0.0.1:9/v1", "fingerprint": "fp"})
     guest_proc = python_child(f"""
         import sys
-        from pytest_crucible.lease.locks import LeaseDir, acquire
+        from pytest_crucible.local.device_leases import LeaseDir, acquire
         lease = acquire(LeaseDir({str(lease_dir)!r}), ["cpu"], model="m1", run_id="run-1", fingerprint="fp",
                         timeout=5)
         print(lease.role, flush=True)
@@ -497,8 +510,8 @@ def test_manager_starts_records_and_stops_the_server(managers, fake_binary, leas
 
 
 def test_python_server_command_line(tmp_path):
-    from pytest_crucible.lease.devices import cpu_device
-    from pytest_crucible.lease.llamacpp import LlamaServer
+    from pytest_crucible.local.devices import cpu_device
+    from pytest_crucible.local.llamacpp import LlamaServer
     pytest.importorskip("llama_cpp")
     model = SimpleNamespace(name="s", model_id="s-id", launch=validate_launch(
         {"gguf": "/m.gguf", "context": 8192, "threads": 2, "chat_format": "chatml-function-calling",
@@ -540,7 +553,7 @@ def test_a_server_that_never_answers_is_stopped_after_startup_timeout(managers, 
 
 
 def _all_cmdlines():
-    from pytest_crucible.lease.process import process_cmdline
+    from pytest_crucible.local.process import process_cmdline
     return [process_cmdline(int(p)) for p in os.listdir("/proc") if p.isdigit()]
 
 
@@ -603,8 +616,8 @@ def test_a_guest_whose_owner_died_takes_the_lease_over(managers, fake_binary, le
 MANAGER_CHILD = """
     import sys, time
     from types import SimpleNamespace
-    from pytest_crucible.lease import LeaseManager
-    from pytest_crucible.lease.spec import validate_launch
+    from pytest_crucible.local import LeaseManager
+    from pytest_crucible.local.launch_spec import validate_launch
     model = SimpleNamespace(name="fake", model_id="fake", launch=validate_launch(
         {{"gguf": {binary!r}, "server": "binary", "binary": {binary!r}, "devices": "cpu", "startup_timeout": 10}}))
     manager = LeaseManager(run_id="child-run")
@@ -768,7 +781,8 @@ def test_no_gpu_tool_means_the_cpu(tmp_path, monkeypatch):
 def test_gguf_metadata_of_a_written_moe_file(tmp_path):
     gguf = pytest.importorskip("gguf")
     import numpy as np
-    from pytest_crucible.speed.gguf import read_gguf
+
+    from pytest_crucible.local.gguf import read_gguf
     path = tmp_path / "tiny-moe.gguf"
     writer = gguf.GGUFWriter(str(path), "qwen3moe")
     writer.add_name("tiny moe")
@@ -797,7 +811,7 @@ def test_gguf_metadata_of_a_written_moe_file(tmp_path):
 
 def test_gguf_metadata_of_smollm2_and_the_run_meta(tmp_path, monkeypatch):
     pytest.importorskip("gguf")
-    from pytest_crucible.lease import local_model_meta
+    from pytest_crucible.local import local_model_meta
     monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(tmp_path))
     model = load_config(None).models["smollm2"]
     meta = local_model_meta(model)
@@ -812,7 +826,7 @@ def test_gguf_metadata_of_smollm2_and_the_run_meta(tmp_path, monkeypatch):
 
 
 def test_gguf_sha256_is_cached_by_path_size_and_mtime(tmp_path, monkeypatch):
-    from pytest_crucible.speed.gguf import HASH_CACHE_FILE, gguf_sha256
+    from pytest_crucible.local.gguf import HASH_CACHE_FILE, gguf_sha256
     monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(tmp_path / "cache"))
     weights = tmp_path / "w.gguf"
     weights.write_bytes(b"weights" * 1000)
@@ -827,7 +841,7 @@ def test_gguf_sha256_is_cached_by_path_size_and_mtime(tmp_path, monkeypatch):
 
 
 def test_server_version_of_a_binary_and_of_the_python_server(tmp_path, monkeypatch):
-    from pytest_crucible.lease.llamacpp import server_version
+    from pytest_crucible.local.llamacpp import server_version
     binary = tmp_path / "llama-server"
     binary.write_text("#!/bin/sh\necho 'load_backend: loaded CPU backend' >&2\n"
                       "echo \"version: 4589 (1a2b3c4)$SECRET_KEY\" >&2\n")
@@ -847,7 +861,7 @@ def test_server_version_of_a_binary_and_of_the_python_server(tmp_path, monkeypat
 
 def test_not_a_gguf_file_is_a_clear_error(tmp_path):
     pytest.importorskip("gguf")
-    from pytest_crucible.speed.gguf import GGUFError, read_gguf
+    from pytest_crucible.local.gguf import GGUFError, read_gguf
     bad = tmp_path / "bad.gguf"
     bad.write_bytes(b"not a gguf at all" * 10)
     with pytest.raises(GGUFError, match="not a readable GGUF"):
@@ -858,7 +872,7 @@ def test_not_a_gguf_file_is_a_clear_error(tmp_path):
 
 
 def test_status_and_models(tmp_path, loopback, lease_dir, monkeypatch, capsys):
-    from pytest_crucible.cli import main
+    from pytest_crucible.apps.cli import main
     monkeypatch.setenv("HOSTED_KEY", "sk-very-secret-value-123")
     monkeypatch.delenv("CRUCIBLE_CONFIG", raising=False)
     config = write_config(tmp_path, f"""\

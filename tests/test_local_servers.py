@@ -15,13 +15,13 @@ from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-
-from pytest_crucible.lease import LeaseManager
-from pytest_crucible.lease.adapter import DisplaceError, LoadedModel, parse_time
-from pytest_crucible.lease.displace import displace, restore
-from pytest_crucible.lease.locks import LeaseDir, acquire
-from pytest_crucible.lease.spec import validate_launch
 from test_lease import events, fake_model, python_child, wait_for, write_fake_server
+
+from pytest_crucible.local import LeaseManager
+from pytest_crucible.local.adapter import DisplaceError, LoadedModel, parse_time
+from pytest_crucible.local.device_leases import LeaseDir, acquire
+from pytest_crucible.local.displace import displace, restore
+from pytest_crucible.local.launch_spec import validate_launch
 
 GB = 10**9
 
@@ -344,8 +344,8 @@ def test_what_a_killed_run_displaced_is_restored_by_the_next(tmp_path, lease_dir
     child = python_child(f"""
         import time
         from types import SimpleNamespace
-        from pytest_crucible.lease import LeaseManager
-        from pytest_crucible.lease.spec import validate_launch
+        from pytest_crucible.local import LeaseManager
+        from pytest_crucible.local.launch_spec import validate_launch
         model = SimpleNamespace(name="fake", model_id="fake", launch=validate_launch(
             {{"gguf": {str(binary)!r}, "server": "binary", "binary": {str(binary)!r}, "devices": "cpu",
               "displace": ["ollama@{ollama.url}"]}}))
@@ -357,7 +357,7 @@ def test_what_a_killed_run_displaced_is_restored_by_the_next(tmp_path, lease_dir
     assert ollama.loaded == {}
     child.send_signal(signal.SIGKILL)
     child.wait()
-    from pytest_crucible.lease.process import pid_alive
+    from pytest_crucible.local.process import pid_alive
     assert wait_for(lambda: not pid_alive(server_pid), 5)
     assert ollama.loaded == {}  # nobody restored it yet
     manager = LeaseManager(run_id="next", lease_dir=str(lease_dir), log=lambda m: None)

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import openai
 import pytest
-
 from loopback import LoopbackServer, Reply, tokenize
 
 HI = [{"role": "user", "content": "hi"}]

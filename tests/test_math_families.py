@@ -11,12 +11,12 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-
 from adversarial import adversarial_replies
-from pytest_crucible.case import DEFAULT_SEED, builtin_cases_dir, load_case_file, load_cases
-from pytest_crucible.extract import parse_number
-from pytest_crucible.graders import grade
-from pytest_crucible.response import Response
+
+from pytest_crucible.client.response import Response
+from pytest_crucible.grading import grade
+from pytest_crucible.grading.extract import parse_number
+from pytest_crucible.suite.case import DEFAULT_SEED, builtin_cases_dir, load_case_file, load_cases
 
 MATH = builtin_cases_dir() / "math"
 FAMILY_FILES = sorted(MATH.glob("*_cases.py"))
@@ -125,7 +125,7 @@ def test_the_math_category_is_large_and_mostly_hard():
 
 
 def test_numeric_case_builds_the_wrong_replies_and_refuses_generator_slips():
-    from pytest_crucible.families import REFUSAL, numeric_case
+    from pytest_crucible.suite.families import REFUSAL, numeric_case
 
     def build(answer, traps, **kw):
         return numeric_case(family="MA-x", index=3, difficulty="hard", prompt="How many?", answer=answer,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_crucible.errors import InputError
-from pytest_crucible.nodeids import InstalledFile, Selection, check_selection, parse_selection
-from pytest_crucible.options import SETTINGS, Setting
+from pytest_crucible.common.errors import InputError
+from pytest_crucible.engine.options import SETTINGS, Setting
+from pytest_crucible.suite.node_ids import InstalledFile, Selection, check_selection, parse_selection
 
 
 def test_every_pytest_flag_but_models_is_prefixed_and_reads_its_ini_key_and_variable():

@@ -8,13 +8,13 @@ import math
 import textwrap
 
 import pytest
-
 from scripted_judge import USAGE, scripted_judge
-from pytest_crucible.case import load_cases
-from pytest_crucible.cli import main as crucible
-from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.pairwise import Game, Pairwise, bootstrap_intervals, bradley_terry, elo, play
-from pytest_crucible.row import Row
+
+from pytest_crucible.analysis.pairwise import Game, Pairwise, bootstrap_intervals, bradley_terry, elo, play
+from pytest_crucible.apps.cli import main as crucible
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.results.row import Row
+from pytest_crucible.suite.case import load_cases
 
 JUDGE_ID = "judge-model"
 PROSE = [c for c in load_cases(None) if c.category == "prose"][:3]

@@ -9,7 +9,7 @@ import pytest
 from loopback import LoopbackServer, Reply
 from suite_replies import suite_handler
 
-from pytest_crucible.case import load_cases
+from pytest_crucible.suite.case import load_cases
 
 SUITE = load_cases()
 N_CASES = len(SUITE)
@@ -172,7 +172,7 @@ def test_json_report_metadata_carries_row(project, loopback):
 def test_user_can_override_client_fixture(project, loopback):
     project.makeconftest("""
         import pytest
-        from pytest_crucible.response import Response
+        from pytest_crucible.client.response import Response
 
         class Canned:
             def chat(self, messages, **kwargs):
@@ -194,7 +194,7 @@ def test_every_item_ends_in_a_row_even_when_crucible_breaks(project, loopback):
     reason starts `crucible bug:`; before, the item had no row and vanished from the report."""
     project.makeconftest("""
         import pytest
-        from pytest_crucible.response import Response
+        from pytest_crucible.client.response import Response
 
         class Flaky:
             def chat(self, messages, **kwargs):
@@ -309,7 +309,7 @@ def test_allow_unsandboxed_runs_and_marks_the_report(project, loopback, tmp_path
 
 @pytest.mark.skipif(not __import__("shutil").which("bwrap"), reason="needs bubblewrap")
 def test_humaneval_import_becomes_items(project, loopback):
-    from pytest_crucible.importers import load_import
+    from pytest_crucible.suite.importers import load_import
     cases = load_import("humaneval")
     loopback.script(handler=suite_handler("reference", cases[:3]))
     result = run(project, "--models", "m1", "--crucible-import", "humaneval", "--crucible-no-builtin-cases", "--collect-only", "-q")
@@ -422,7 +422,7 @@ def test_space_separated_value_that_is_a_path_is_warned_about(project, tmp_path_
 
 USER_CHECKS = """
     import pytest
-    from pytest_crucible.extract import find_answer
+    from pytest_crucible.grading.extract import find_answer
 
     @pytest.mark.math
     @pytest.mark.hard
@@ -546,7 +546,7 @@ def test_report_rebuilt_after_a_crash_equals_the_runs_own(project, loopback):
     assert written["meta"]["slo"] == {"e2e_s": 30.0}
     (latest / "report.json").unlink()  # as after a crash: rows.jsonl and meta.json only
     (latest / "report.md").unlink()
-    subprocess.run([sys.executable, "-m", "pytest_crucible.cli", "report", str(latest)], check=True,
+    subprocess.run([sys.executable, "-m", "pytest_crucible.apps.cli", "report", str(latest)], check=True,
                    capture_output=True)
     rebuilt = json.loads((latest / "report.json").read_text())
     assert {k: v for k, v in rebuilt.items() if k != "generated_at"} == {

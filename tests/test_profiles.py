@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from pytest_crucible.case import Case, load_cases
-from pytest_crucible.profiles import BUILTIN_PROFILES, check_profile, select
+from pytest_crucible.suite.case import Case, load_cases
+from pytest_crucible.suite.profiles import BUILTIN_PROFILES, check_profile, select
 
 
 def case(cid, category="math", difficulty="hard", family="", min_context=None):

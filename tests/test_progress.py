@@ -6,10 +6,10 @@ import textwrap
 
 from loopback import Reply
 
-from pytest_crucible import progress as progress_module
-from pytest_crucible.progress import Progress
-from pytest_crucible.row import Row
-from pytest_crucible.session import RunSession
+from pytest_crucible.engine import progress as progress_module
+from pytest_crucible.engine.progress import Progress
+from pytest_crucible.engine.session import RunSession
+from pytest_crucible.results.row import Row
 
 
 class Clock:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from loopback import Reply
 
-from pytest_crucible.case import load_cases
+from pytest_crucible.suite.case import load_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = load_cases()
@@ -47,7 +47,7 @@ class Install:
     def __init__(self, kind: str, pytester: pytest.Pytester):
         self.kind, self.python, self.pytester = kind, Path(sys.executable), pytester
         self.suite_dir = Path(self.python_says(
-            "from pytest_crucible.case import builtin_cases_dir; print(builtin_cases_dir())"))
+            "from pytest_crucible.suite.case import builtin_cases_dir; print(builtin_cases_dir())"))
 
     def python_says(self, code: str) -> str:
         out = subprocess.run([str(self.python), "-c", code], check=True, capture_output=True, text=True)

@@ -13,12 +13,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from adversarial import adversarial_replies
-from pytest_crucible.case import DEFAULT_SEED, load_case_file
-from pytest_crucible.extract import normalize, parse_number
-from pytest_crucible.graders import grade
-from pytest_crucible.graders.mapping import answer_mismatch
+
+from pytest_crucible.grading import grade
+from pytest_crucible.grading.extract import normalize, parse_number
+from pytest_crucible.grading.mapping import answer_mismatch
+from pytest_crucible.suite.case import DEFAULT_SEED, load_case_file
 from pytest_crucible.verify import response_from
 
 FOLDER = Path(__file__).resolve().parent.parent / "cases" / "reasoning"

@@ -7,11 +7,11 @@ import json
 import textwrap
 
 import pytest
-
 from loopback import Reply
-from pytest_crucible.cli import main as crucible
-from pytest_crucible.recover import FORCE_ANSWER_PROMPT
-from pytest_crucible.store import read_rows
+
+from pytest_crucible.apps.cli import main as crucible
+from pytest_crucible.apps.recover import FORCE_ANSWER_PROMPT
+from pytest_crucible.results.store import read_rows
 
 REASONING_TOKENS = 200  # "hmm" is one loopback token
 STYLES = {"m-field": "reasoning_content", "m-think": "think", "m-thinking": "thinking"}

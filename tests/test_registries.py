@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 from loopback import Reply
 
-from pytest_crucible import graders, importers
-from pytest_crucible.case import build_case
-from pytest_crucible.errors import CaseError
-from pytest_crucible.graders import check_spec, grade, known_types
-from pytest_crucible.response import Response
+from pytest_crucible import grading as graders
+from pytest_crucible.client.response import Response
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.grading import check_spec, grade, known_types
+from pytest_crucible.suite import importers
+from pytest_crucible.suite.case import build_case
 from pytest_crucible.verify import verify_paths
 
 SHOUT_GRADER = """
-    from pytest_crucible.graders.base import Grade
+    from pytest_crucible.grading.base import Grade
 
     def check(spec):
         return [] if isinstance(spec.get("word"), str) else [("word", "word is the text the reply must shout")]
@@ -33,7 +34,7 @@ SHOUT_GRADER = """
 SHOUT_IMPORTER = """
     import json
     from pathlib import Path
-    from pytest_crucible.case import build_case
+    from pytest_crucible.suite.case import build_case
 
     DATA = Path(__file__).with_name("shout_words.jsonl")
 
@@ -129,7 +130,7 @@ def test_a_built_in_name_cannot_be_taken_over(tmp_path, monkeypatch):
         """, name="crucible-fake")
     with pytest.warns(UserWarning, match="crucible-fake registers the grader type 'numeric'.*built in"):
         assert known_types().count("numeric") == 1
-    assert graders.grader_module("numeric").__name__ == "pytest_crucible.graders.numeric"
+    assert graders.grader_module("numeric").__name__ == "pytest_crucible.grading.numeric"
 
 
 def test_broken_entry_points_are_named_with_their_package(tmp_path, monkeypatch):

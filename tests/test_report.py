@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from pytest_crucible.report import aggregate, render_markdown, render_terminal, write_reports
-from pytest_crucible.row import Row
-from pytest_crucible.stats import wilson_interval
-from pytest_crucible.store import RunStore, read_rows
+from pytest_crucible.analysis.report import aggregate, render_markdown, render_terminal, write_reports
+from pytest_crucible.analysis.stats import wilson_interval
+from pytest_crucible.results.row import Row
+from pytest_crucible.results.store import RunStore, read_rows
 
 
 def row(model, case, category, difficulty, outcome, reason="", **extra):
@@ -62,7 +62,7 @@ def test_truncated_replies_are_counted_by_where_per_category_and_model():
     assert a["categories"]["coding"]["truncated"] == {"reasoning": 0, "answer": 1, "rate": 0.5}
     assert a["total"]["truncated"] == {"reasoning": 2, "answer": 1, "rate": 0.6}
     assert a["hard"]["truncated"] == {"reasoning": 2, "answer": 1, "rate": 0.75}
-    from pytest_crucible.report import render_terminal
+    from pytest_crucible.analysis.report import render_terminal
     lines = render_terminal(report)
     assert lines[0].endswith(", truncated 60% (2 in reasoning, 1 in answer)")
     [math] = [line for line in lines if line.startswith("  math ")]

@@ -10,9 +10,9 @@ import pytest
 from markupsafe import escape
 from synthetic_run import write_run
 
-from pytest_crucible import charts, report_html
-from pytest_crucible.report import aggregate, write_reports
-from pytest_crucible.store import HTML_FILE, read_rows
+from pytest_crucible.analysis import charts, report_html
+from pytest_crucible.analysis.report import aggregate, write_reports
+from pytest_crucible.results.store import HTML_FILE, read_rows
 
 
 def row(model, case, category, difficulty, outcome, reason="", **extra):

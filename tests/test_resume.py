@@ -13,7 +13,7 @@ import time
 import pytest
 from loopback import Reply
 
-from pytest_crucible.store import read_rows
+from pytest_crucible.results.store import read_rows
 
 N = 12
 CASES = textwrap.dedent(f"""\

@@ -9,14 +9,14 @@ import textwrap
 import pytest
 from loopback import Reply
 
-from pytest_crucible import kinds
-from pytest_crucible.case import Case
-from pytest_crucible.client import ChatClient
-from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.errors import RegistryError
-from pytest_crucible.report import aggregate
-from pytest_crucible.row import Row, latest_rows
-from pytest_crucible.runner import run_case
+from pytest_crucible.analysis.report import aggregate
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.common.errors import RegistryError
+from pytest_crucible.engine import item_kinds as kinds
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.engine.item_runner import run_case
+from pytest_crucible.results.row import Row, latest_rows
+from pytest_crucible.suite.case import Case
 
 
 def math_case(answer=42, **fields) -> Case:
@@ -137,7 +137,7 @@ def fresh_kinds():
 def test_a_kind_that_is_no_item_kind_or_takes_a_built_in_name_is_refused(tmp_path, monkeypatch, fresh_kinds,
                                                                           model, client):
     install_kinds(tmp_path, monkeypatch, """\
-        from pytest_crucible.kinds import ACCURACY
+        from pytest_crucible.engine.item_kinds import ACCURACY
         HALF = object()
         """, "accuracy = echo_kind:ACCURACY\nhalf = echo_kind:HALF\n")
     with pytest.warns(UserWarning, match="registers the item kind 'accuracy' in pytest_crucible.item_kinds, which "
@@ -153,7 +153,7 @@ def test_a_kind_that_is_no_item_kind_or_takes_a_built_in_name_is_refused(tmp_pat
 def test_an_item_kind_from_another_package(tmp_path, monkeypatch, fresh_kinds, loopback, model, client):
     """A package registers a kind through the `pytest_crucible.item_kinds` entry point group."""
     install_kinds(tmp_path, monkeypatch, """\
-        from pytest_crucible.kinds import ItemKind
+        from pytest_crucible.engine.item_kinds import ItemKind
 
         def ask(item):
             return [item.client.chat(list(item.case.messages), max_tokens=8) for _ in range(2)]

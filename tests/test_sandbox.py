@@ -8,10 +8,17 @@ import time
 
 import pytest
 
-from pytest_crucible.errors import InfraError, SandboxError
-from pytest_crucible.sandbox import (SKIP_REASON, RunResult, Sandbox, bwrap_available, get_sandbox,
-                                     sandbox_mode, unavailable_reason)
-from pytest_crucible.sandbox import runner
+from pytest_crucible.common.errors import InfraError, SandboxError
+from pytest_crucible.sandbox import (
+    SKIP_REASON,
+    RunResult,
+    Sandbox,
+    bwrap_available,
+    get_sandbox,
+    sandbox_mode,
+    unavailable_reason,
+)
+from pytest_crucible.sandbox import bwrap as runner
 from pytest_crucible.sandbox.seccomp import fork_filter
 
 needs_bwrap = pytest.mark.skipif(not bwrap_available(), reason=SKIP_REASON)

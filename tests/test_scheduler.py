@@ -8,12 +8,18 @@ import time
 import pytest
 from loopback import Reply
 
-from pytest_crucible.client import ChatClient
-from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.errors import CostCapReached
-from pytest_crucible.locks import SlotPool
-from pytest_crucible.scheduler import (CostLedger, LaneClosed, Prefetcher, ProviderLane, ScheduledClient,
-                                       Upcoming)
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.common.errors import CostCapReached
+from pytest_crucible.common.filelocks import SlotPool
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.engine.scheduler import (
+    CostLedger,
+    LaneClosed,
+    Prefetcher,
+    ProviderLane,
+    ScheduledClient,
+    Upcoming,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -9,10 +9,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from test_lease import fake_model, holder, write_fake_server
 
-from pytest_crucible.lease import LeaseManager, LocalServerError
-from pytest_crucible.lease.http import get_json
-from pytest_crucible.lease.llamacpp import scrubbed_environment
-from pytest_crucible.session import RunSession
+from pytest_crucible.engine.session import RunSession
+from pytest_crucible.local import LeaseManager, LocalServerError
+from pytest_crucible.local.http import get_json
+from pytest_crucible.local.llamacpp import scrubbed_environment
 
 SECRET = "sk-test-9d1f0c3b7e2a"
 

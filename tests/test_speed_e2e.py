@@ -23,14 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import timing_accuracy as ta  # noqa: E402
 
-from pytest_crucible.case import Case  # noqa: E402
-from pytest_crucible.client import ChatClient  # noqa: E402
-from pytest_crucible.config import ModelSpec, Provider  # noqa: E402
+from pytest_crucible.client.chat import ChatClient  # noqa: E402
+from pytest_crucible.engine.config import ModelSpec, Provider  # noqa: E402
+from pytest_crucible.engine.item_kinds import RunSettings  # noqa: E402
+from pytest_crucible.engine.item_runner import run_case  # noqa: E402
+from pytest_crucible.engine.speed_settings import SpeedSettings  # noqa: E402
+from pytest_crucible.local.hardware import Hardware  # noqa: E402
 from pytest_crucible.speed import plausibility  # noqa: E402
-from pytest_crucible.speed.hardware import Hardware  # noqa: E402
-from pytest_crucible.kinds import RunSettings  # noqa: E402
-from pytest_crucible.runner import run_case  # noqa: E402
-from pytest_crucible.speed.settings import SpeedSettings  # noqa: E402
+from pytest_crucible.suite.case import Case  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible import locks
-from pytest_crucible.speed.endpoint_lock import EXCLUSIVE, SHARED, endpoint_key, item_lock, mode_for
+from pytest_crucible.common import filelocks as locks
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.engine.endpoint_lock import EXCLUSIVE, SHARED, endpoint_key, item_lock, mode_for
 
 pytestmark = pytest.mark.skipif(locks.fcntl is None, reason="shared locks need fcntl (POSIX)")
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from pytest_crucible.speed.endpoint_lock import endpoint_lock
+    from pytest_crucible.engine.endpoint_lock import endpoint_lock
     name, mode, hold, log = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
     with open(log, "a") as f:
         f.write(f"{name} try {time.monotonic()}\\n")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_crucible.response import Response, Timings, Usage
-from pytest_crucible.speed.metrics import MIN_DECODE_TOKENS, quantile, request_metrics, spread
-from pytest_crucible.speed.settings import build, parse_slo
+from pytest_crucible.client.response import Response, Timings, Usage
+from pytest_crucible.engine.speed_settings import build, parse_slo
+from pytest_crucible.results.request_metrics import MIN_DECODE_TOKENS, quantile, request_metrics, spread
 from pytest_crucible.speed.summary import accuracy_timings, goodput, speed_section
 
 

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_crucible.config import ModelSpec, Provider
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.local.hardware import (
+    CPU_DEFAULT_GBPS,
+    Hardware,
+    is_local_url,
+    lookup_device,
+    parse_bandwidth,
+    resolve_hardware,
+)
 from pytest_crucible.speed import plausibility
-from pytest_crucible.speed.hardware import (CPU_DEFAULT_GBPS, Hardware, is_local_url, lookup_device,
-                                            parse_bandwidth, resolve_hardware)
 from pytest_crucible.speed.plausibility import HIGH, LOW, UNKNOWN, Weights, check, weights_from_params
 
 

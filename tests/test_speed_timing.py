@@ -10,7 +10,7 @@ speed issue targets them:
 - the client's own part of the error (measured TTFT minus the server's real arrival-to-first-send
   time: the two trips over loopback and the client) within 1 ms.
 
-The client reads the kernel's receive stamps (pytest_crucible/wire.py), so a busy machine delaying the
+The client reads the kernel's receive stamps (pytest_crucible/client/wire.py), so a busy machine delaying the
 client process does not show up in these numbers; `python benchmarks/timing_accuracy.py` prints them
 beside the same measurements taken with the process clock.
 """
@@ -25,7 +25,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import timing_accuracy as ta  # noqa: E402
 
-from pytest_crucible.client import ChatClient  # noqa: E402
+from pytest_crucible.client.chat import ChatClient  # noqa: E402
 
 DECODE_TOLERANCE_PCT = 2.0
 TTFT_TOLERANCE_MS = 2.0

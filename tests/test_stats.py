@@ -9,7 +9,7 @@ from math import comb
 
 import pytest
 
-from pytest_crucible import stats
+from pytest_crucible.analysis import stats
 
 
 def test_sign_test_is_exact_mcnemar():

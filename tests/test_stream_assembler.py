@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionChunk
 
-from pytest_crucible import reasoning
-from pytest_crucible.errors import EndpointError
-from pytest_crucible.retry import Adjusted, Failure, RetryPolicy
-from pytest_crucible.stream import StreamAssembler
+from pytest_crucible.client import reasoning_split as reasoning
+from pytest_crucible.client.retry import Adjusted, Failure, RetryPolicy
+from pytest_crucible.client.stream import StreamAssembler
+from pytest_crucible.common.errors import EndpointError
 
 STREAMS = Path(__file__).parent / "streams"
 STEP = 0.01  # the i-th chunk "arrives" at (i + 1) * STEP

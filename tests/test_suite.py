@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from pytest_crucible.case import CATEGORIES, load_cases
-from pytest_crucible.haystack import TOKENIZER_MARGIN, estimate_tokens
 from pytest_crucible.sandbox import bwrap_available
+from pytest_crucible.suite.case import CATEGORIES, load_cases
+from pytest_crucible.suite.haystack import TOKENIZER_MARGIN, estimate_tokens
 from pytest_crucible.verify import verify_cases
 
 ACCURACY_CATEGORIES = [c for c in CATEGORIES if c != "speed"]

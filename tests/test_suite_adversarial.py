@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
 from adversarial import adversarial_models, adversarial_replies
-from pytest_crucible.agent_loop import run_case_loop
-from pytest_crucible.case import CATEGORIES, load_cases
-from pytest_crucible.graders import grade
+
+from pytest_crucible.grading import grade
 from pytest_crucible.sandbox import bwrap_available
+from pytest_crucible.suite.agent_loop import run_case_loop
+from pytest_crucible.suite.case import CATEGORIES, load_cases
 
 SUITE = [c for c in load_cases() if c.category != "speed"]
 

@@ -12,7 +12,7 @@ import pytest
 from loopback import Reply
 from scripted_judge import scripted_judge
 
-from pytest_crucible.case import load_cases
+from pytest_crucible.suite.case import load_cases
 
 SCORED = [c for c in load_cases() if c.category != "speed"]
 

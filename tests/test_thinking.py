@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from loopback import LoopbackServer, Reply
-from pytest_crucible.client import ChatClient
-from pytest_crucible.errors import EndpointError
-from pytest_crucible.thinking import Thinking, effort_for
+
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.client.thinking_control import Thinking, effort_for
+from pytest_crucible.common.errors import EndpointError
 
 ASK = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "What is 6 x 7?"}]
 

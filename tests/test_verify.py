@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_crucible import haystack
-from pytest_crucible.case import build_case
 from pytest_crucible.sandbox import bwrap_available
-from pytest_crucible.verify import (VerifyReport, adversarial_inputs, response_from, verify_cases,
-                                    verify_paths)
+from pytest_crucible.suite import haystack
+from pytest_crucible.suite.case import build_case
+from pytest_crucible.verify import VerifyReport, adversarial_inputs, response_from, verify_cases, verify_paths
 
 needs_bwrap = pytest.mark.skipif(not bwrap_available(), reason="bubblewrap (bwrap) is not installed: "
                                  "solvers and reference solutions only run in the sandbox")

@@ -10,10 +10,10 @@ import sys
 import time
 
 import pytest
-
 from loopback import LoopbackServer, Reply
-from pytest_crucible import wire
-from pytest_crucible.client import ChatClient
+
+from pytest_crucible.client import wire
+from pytest_crucible.client.chat import ChatClient
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="kernel receive stamps are Linux's")
 MESSAGES = [{"role": "user", "content": "hello"}]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 
-from pytest_crucible.case import function_tool, tool_turn
+from pytest_crucible import function_tool, tool_turn
 
 FAMILY = "AG-inbox"
 ROOMS = ["Kepler", "Halley", "Orion", "Vega", "Lyra", "Cassini", "Hubble", "Galileo"]

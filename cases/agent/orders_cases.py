@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from pytest_crucible.case import function_tool, tool_turn
+from pytest_crucible import function_tool, tool_turn
 
 FAMILY = "AG-orders"
 PAGE = 4

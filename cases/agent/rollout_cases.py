@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from pytest_crucible.case import function_tool, tool_turn
+from pytest_crucible import function_tool, tool_turn
 
 FAMILY = "AG-rollout"
 POOLS = ["checkout", "search", "payments", "catalog"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import random
 
-from pytest_crucible.case import function_tool, tool_turn
+from pytest_crucible import function_tool, tool_turn
 
 FAMILY = "AG-syslog"
 HOSTS = ["web1", "db2", "api3", "cache1", "mq2", "edge4"]

@@ -5,7 +5,7 @@ Hidden small series and queries come from the seed; their answers come from scan
 answers pinned by a sum and a checksum.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-alerts"
 

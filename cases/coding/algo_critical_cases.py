@@ -5,7 +5,7 @@ recomputing the shortest time with Floyd-Warshall (the reference needs two Dijks
 interval sweep). The perf networks are fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-critical"
 

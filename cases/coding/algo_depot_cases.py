@@ -6,7 +6,7 @@ Hidden small trees come from the seed; their answers come from a breadth-first s
 
 from collections import deque
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-depot"
 

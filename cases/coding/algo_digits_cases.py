@@ -5,7 +5,7 @@ forward DP over digit strings (_forward, a different formulation from the refere
 recursion) confirmed them.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-digits"
 

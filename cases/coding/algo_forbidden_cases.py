@@ -7,7 +7,7 @@ pinned; a dynamic programme over the last characters (no automaton) confirms the
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-forbidden"
 MOD = 1_000_000_007

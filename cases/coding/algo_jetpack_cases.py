@@ -5,7 +5,7 @@ sequences (the reference is a breadth-first search over (cell, charges used)). T
 fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-jetpack"
 

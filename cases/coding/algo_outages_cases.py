@@ -5,7 +5,7 @@ failure (the reference replays the failures backwards with union-find). The perf
 their answers pinned by a sum and a checksum.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-outages"
 

@@ -5,7 +5,7 @@ and a count of walks by exact total time (a DP over time values), not from Dijks
 are fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-portals"
 MOD = 1_000_000_007

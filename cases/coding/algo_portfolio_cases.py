@@ -7,7 +7,7 @@ answer pinned.
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-portfolio"
 

@@ -5,7 +5,7 @@ its occurrences position by position (the reference binary-searches the length w
 The perf strings are fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-repeat"
 

@@ -4,7 +4,7 @@ Hidden small texts and queries come from the seed; their answers come from tryin
 string repetition. The perf input is fixed, its answers pinned by a sum and a checksum.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-roots"
 

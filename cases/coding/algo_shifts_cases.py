@@ -6,7 +6,7 @@ Hidden small instances come from the seed; their answers come from enumerating e
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-shifts"
 

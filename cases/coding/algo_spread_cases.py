@@ -7,7 +7,7 @@ distances (the reference is a three-state tree DP). The perf trees are fixed, th
 import itertools
 from collections import deque
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-spread"
 

@@ -4,7 +4,7 @@ Hidden small series come from the seed; their answers come from checking every w
 is fixed, its answer pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-steady"
 

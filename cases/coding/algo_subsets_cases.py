@@ -6,7 +6,7 @@ meets in the middle). The perf instance is fixed, its answer pinned.
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-subsets"
 

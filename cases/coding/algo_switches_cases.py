@@ -7,7 +7,7 @@ accepted: the tests check the returned setting against the rules.
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-switches"
 

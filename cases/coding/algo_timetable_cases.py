@@ -5,7 +5,7 @@ written out explicitly up to a horizon (a different method from the reference's 
 stations and route positions). The perf networks are fixed, their answers pinned.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-timetable"
 

@@ -7,7 +7,7 @@ a sum and a weighted checksum.
 
 from collections import Counter
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-twice"
 

@@ -6,7 +6,7 @@ reference is a dynamic programme over subsets). The perf instance is fixed, its 
 
 import itertools
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-windows"
 

@@ -2,7 +2,7 @@
 limiter, a token bucket, a circuit breaker, a job scheduler, stock reservations and login sessions.
 
 The tests drive each class through scripts of calls at given clock readings (see
-`pytest_crucible.code_family.script_tests`): a few short scripts aimed at one rule each, then long
+`pytest_crucible.suite.code_family.script_tests`): a few short scripts aimed at one rule each, then long
 seeded random ones. The expected results come from a model written here in the plainest way (lists
 scanned on every call, full recomputation); the reference solution run by `crucible cases verify` is
 written the way a real implementation would be (ordered dicts, deques, heaps, lazy state), so a
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from pytest_crucible.code_family import STANDARD_LIBRARY_ONLY, family_rng, flow, script_tests
+from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, script_tests
 
 REPLY = "Reply with the complete class in a single ```python code block."
 CLOCK = ("The constructor's last argument `clock` is a function with no arguments that returns the current "

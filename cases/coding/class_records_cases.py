@@ -1,7 +1,7 @@
 """Coding, stateful classes that keep records: a bank ledger with holds, a text buffer with grouped
 undo and redo, a key-value store with nested transactions, a leaderboard.
 
-The tests drive each class through scripts of calls (see `pytest_crucible.code_family.script_tests`):
+The tests drive each class through scripts of calls (see `pytest_crucible.suite.code_family.script_tests`):
 short scripts aimed at one rule each, then long seeded random ones. The expected results come from a
 model written here in the plainest way (a journal summed on every read, full snapshots of the text or
 of the store); the reference solution run by `crucible cases verify` keeps running state instead, so
@@ -10,7 +10,7 @@ a mistake in either shows up as a disagreement.
 
 from __future__ import annotations
 
-from pytest_crucible.code_family import STANDARD_LIBRARY_ONLY, family_rng, flow, script_tests
+from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, script_tests
 
 REPLY = "Reply with the complete class in a single ```python code block."
 

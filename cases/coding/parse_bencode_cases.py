@@ -4,7 +4,7 @@ Hidden values come from the seed: random data is encoded by a small writer (the 
 encodings are then broken in one place, which must raise ValueError.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-bencode"
 

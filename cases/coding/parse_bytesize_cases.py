@@ -4,7 +4,7 @@ Hidden byte counts are drawn by the seed near the rounding and unit boundaries; 
 come from integer arithmetic on scaled values (the reference works with Fractions).
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-bytesize"
 

@@ -8,7 +8,7 @@ days with datetime; the reference is checked against it.
 import datetime as dt
 import re
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-cron"
 

@@ -7,7 +7,7 @@ without parsing: the oracle is the generator, a different method from the refere
 
 import textwrap
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-csv"
 DELIMITERS = {",": "a comma (`,`)", ";": "a semicolon (`;`)", "|": "a vertical bar (`|`)",

@@ -6,7 +6,7 @@ value); hidden invalid ones break exactly one rule. The oracle is the generator,
 
 from fractions import Fraction
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-duration"
 UNITS = [("w", 604_800_000), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1)]

@@ -8,7 +8,7 @@ automaton. The perf items are built so that backtracking, brace expansion and `r
 import inspect
 import re
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-glob"
 

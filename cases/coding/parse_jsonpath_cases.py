@@ -5,7 +5,7 @@ its route from the root (pre-order) and then walks the path as a function over s
 independently of the reference's parser and evaluator.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-jsonpath"
 

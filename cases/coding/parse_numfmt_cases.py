@@ -4,7 +4,7 @@ Hidden patterns and values come from the seed; the oracle formats with integer a
 scaled by a power of ten, written separately from the reference (which uses Decimal).
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-numfmt"
 

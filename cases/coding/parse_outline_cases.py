@@ -5,7 +5,7 @@ freely among equivalent layouts (comments, blank lines, inline "- key:" items, q
 value is the data itself and the oracle is the writer, not a parser.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-outline"
 

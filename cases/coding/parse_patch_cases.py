@@ -8,7 +8,7 @@ padding: no patch applier is involved in the oracle.
 
 import difflib
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-patch"
 

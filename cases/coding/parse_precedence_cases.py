@@ -8,7 +8,7 @@ method from parsing the text.
 
 import textwrap
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-precedence"
 MEANING = {

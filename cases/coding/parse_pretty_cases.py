@@ -7,7 +7,7 @@ that every output parses back to the value.
 
 import json
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-pretty"
 

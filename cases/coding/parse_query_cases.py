@@ -4,7 +4,7 @@ Hidden queries are random syntax trees drawn by the seed, printed with random ke
 redundant parentheses; the oracle evaluates the tree on the records directly, without parsing text.
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-query"
 

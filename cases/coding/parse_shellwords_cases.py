@@ -7,7 +7,7 @@ values, whose expected words a small Python function per line computes directly.
 
 import re
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-shellwords"
 

@@ -4,7 +4,7 @@ Hidden tables come from the seed; the oracle builds each line from str.ljust/rju
 itself, then the tests also check structural properties (equal line lengths, column boundaries).
 """
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-table"
 

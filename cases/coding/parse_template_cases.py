@@ -7,7 +7,7 @@ expected output does not come from a template engine.
 
 import html
 
-from pytest_crucible.code_family import code_case, family_rng, mutate
+from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-template"
 

@@ -14,7 +14,7 @@ import calendar
 import random
 from datetime import date, datetime, timedelta
 
-from pytest_crucible.code_family import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
+from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
 
 REPLY = "Reply with the complete function in a single ```python code block."
 DATE_ONLY = "Dates are strings in the form YYYY-MM-DD and the function returns dates in that form."

@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
-from pytest_crucible.code_family import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
+from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
 
 REPLY = "Reply with the complete function in a single ```python code block."
 

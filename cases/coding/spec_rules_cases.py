@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 from functools import cmp_to_key
 
-from pytest_crucible.code_family import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
+from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
 
 REPLY = "Reply with the complete function in a single ```python code block."
 INF = float("inf")

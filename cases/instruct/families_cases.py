@@ -25,8 +25,8 @@ import re
 import sys
 from decimal import Decimal
 
-from pytest_crucible.extract import paragraphs, sentences, words
-from pytest_crucible.yamlio import LineDict
+from pytest_crucible.common.yamlio import LineDict
+from pytest_crucible.grading.extract import paragraphs, sentences, words
 
 REFUSAL = "I'm sorry, but I can't help with that request."
 

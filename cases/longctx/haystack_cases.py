@@ -1,4 +1,4 @@
-"""Long-context families built from generated haystacks (see pytest_crucible/haystack.py).
+"""Long-context families built from generated haystacks (see pytest_crucible/suite/haystack.py).
 
 Seven families, each at six context classes (4k, 8k, 16k, 32k, 64k, 128k: the window a model needs;
 `min_context` makes a shorter model skip the case rather than fail it):
@@ -24,7 +24,7 @@ import random
 import sys
 from datetime import date, timedelta
 
-from pytest_crucible.haystack import SIZE_CLASSES, haystack_case, size_plan
+from pytest_crucible import SIZE_CLASSES, haystack_case, size_plan
 
 SIZES = tuple(SIZE_CLASSES)
 ANSWER_NUMBER = "Finish with a final line of the form `Answer: <number>`."

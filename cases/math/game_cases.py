@@ -2,7 +2,7 @@
 player to move. The generator finds where the win/lose pattern becomes periodic and counts by
 whole periods; the solver labels every pile from 0 to N."""
 
-from pytest_crucible.families import family_rng, numeric_case, program
+from pytest_crucible import family_rng, numeric_case, program
 
 FAMILY = "MA-game"
 

@@ -4,7 +4,7 @@ sum over d | M of phi(d) * floor(N / d); the solver adds the gcds one by one."""
 
 from math import gcd
 
-from pytest_crucible.families import family_rng, numeric_case, program
+from pytest_crucible import family_rng, numeric_case, program
 
 FAMILY = "MA-gcdsum"
 

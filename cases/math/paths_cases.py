@@ -4,7 +4,7 @@ solver lists every route."""
 
 from math import comb
 
-from pytest_crucible.families import family_rng, numeric_case, program
+from pytest_crucible import family_rng, numeric_case, program
 
 FAMILY = "MA-route"
 

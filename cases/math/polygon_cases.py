@@ -5,7 +5,7 @@ tests every point of the bounding box."""
 
 from math import atan2, gcd
 
-from pytest_crucible.families import family_rng, numeric_case, program
+from pytest_crucible import family_rng, numeric_case, program
 
 FAMILY = "MA-pick"
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb, factorial, prod
 
-from pytest_crucible.families import family_rng, numeric_case, program, spell
+from pytest_crucible import family_rng, numeric_case, program, spell
 
 FAMILY = "MA-prob"
 

@@ -2,7 +2,7 @@
 with growing usage, a fixed charge and a surcharge above a threshold. The generator prices each
 month's tiers with clamped differences; the solver prices every kilowatt-hour one at a time."""
 
-from pytest_crucible.families import family_rng, numeric_case, program
+from pytest_crucible import family_rng, numeric_case, program
 
 FAMILY = "MA-tariff"
 

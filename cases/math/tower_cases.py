@@ -5,7 +5,7 @@ power."""
 
 from math import gcd
 
-from pytest_crucible.families import factored, family_rng, numeric_case, program
+from pytest_crucible import factored, family_rng, numeric_case, program
 
 FAMILY = "MA-tower"
 

@@ -11,7 +11,7 @@ the screen and are the judge's to fail.
 
 from __future__ import annotations
 
-from pytest_crucible.families import family_rng
+from pytest_crucible import family_rng
 
 FAMILY = "PR-notice"
 MONTHS = ["March", "April", "May", "June", "September", "October"]

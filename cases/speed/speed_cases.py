@@ -1,7 +1,7 @@
 """Speed cases: the first tool's three prompt lengths, a long prompt for prefill, a concurrency sweep.
 
 Each case's `speed` field is its plan ({warmup, repeats, concurrency}); the speed runner
-(pytest_crucible/speed/runner.py) runs it: warm-up rounds, then measured rounds, every prompt starting
+(pytest_crucible/speed/item_kind.py) runs it: warm-up rounds, then measured rounds, every prompt starting
 with a fresh random nonce. The prompts ask for long answers so there is plenty of decoding to time;
 `max_tokens` bounds it. Items tagged `sweep` share one prompt and form the concurrency sweep (1, 4, 16
 streams); levels above a provider's `concurrency` are skipped.
@@ -10,9 +10,8 @@ streams); levels above a provider's `concurrency` are skipped.
 import sys
 from pathlib import Path
 
-from pytest_crucible.case import Case
-from pytest_crucible.haystack import build_haystack, min_context_for
-from pytest_crucible.speed.plan import check_plan
+from pytest_crucible import Case, build_haystack, min_context_for
+from pytest_crucible.suite.speed_plan import check_plan
 
 _FILE = str(Path(__file__))
 

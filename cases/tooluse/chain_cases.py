@@ -1,6 +1,6 @@
 """Tool use: dependent calls, each needing a value the previous result returned (family TU-chain).
 
-Asked in turns through the agent loop (pytest_crucible/agent_loop.py) over simulated tools: find a
+Asked in turns through the agent loop (pytest_crucible/suite/agent_loop.py) over simulated tools: find a
 customer, then their orders, then the shipment of the right order; geocode the right one of two
 same-named cities, then its forecast; fetch a rate, then invoice the converted amount; search flights,
 then book the one the user's constraints pick. Every step's arguments come from the step before, so the
@@ -15,7 +15,7 @@ import random
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from pytest_crucible.case import function_tool, tool_turn
+from pytest_crucible import function_tool, tool_turn
 
 FAMILY = "TU-chain"
 REFUSAL = "I'm sorry, but I can't help with that request."

@@ -14,7 +14,7 @@ import json
 import random
 from datetime import date, timedelta
 
-from pytest_crucible.case import function_tool
+from pytest_crucible import function_tool
 
 FAMILY = "TU-nocall"
 REFUSAL = "I'm sorry, but I can't help with that request."

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from pytest_crucible.case import function_tool, tool_turn
+from pytest_crucible import function_tool, tool_turn
 
 FAMILY = "TU-pasted"
 REFUSAL = "I'm sorry, but I can't help with that request."

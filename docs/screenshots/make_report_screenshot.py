@@ -23,8 +23,8 @@ from PIL import Image  # noqa: E402 - Pillow comes with matplotlib
 from playwright.sync_api import sync_playwright  # noqa: E402
 from synthetic_run import write_run  # noqa: E402
 
-from pytest_crucible.report import write_reports  # noqa: E402
-from pytest_crucible.store import HTML_FILE, read_rows  # noqa: E402
+from pytest_crucible.analysis.report import write_reports  # noqa: E402
+from pytest_crucible.results.store import HTML_FILE, read_rows  # noqa: E402
 
 OUT = HERE / "report.png"
 CLIP = {"x": 0, "y": 0, "width": 1360, "height": 1060}

@@ -1,13 +1,24 @@
-"""The code sandbox.
+"""The code sandbox (layer 1).
 
-- `runner`: the bubblewrap runner (`Sandbox`, `RunResult`) and the per-process default sandbox;
+- `bwrap`: the bubblewrap runner (`Sandbox`, `RunResult`) and the per-process default sandbox;
 - `seccomp`: the hand-written seccomp filter (no new processes; no signal handlers for harness runs);
 - `harness`: the test harness that runs inside the sandbox (never imported on the host);
 - `testrun`: the host side of the harness: test rewriting, the run, the authenticated verdict.
 """
 
-from .runner import (LAUNCHER, OUTPUT_LIMIT, SKIP_REASON, UNSANDBOXED_WARNING, RunResult, Sandbox,
-                     bwrap_available, find_bwrap, get_sandbox, sandbox_mode, unavailable_reason)
+from pytest_crucible.sandbox.bwrap import (
+    LAUNCHER,
+    OUTPUT_LIMIT,
+    SKIP_REASON,
+    UNSANDBOXED_WARNING,
+    RunResult,
+    Sandbox,
+    bwrap_available,
+    find_bwrap,
+    get_sandbox,
+    sandbox_mode,
+    unavailable_reason,
+)
 
 __all__ = ["LAUNCHER", "OUTPUT_LIMIT", "SKIP_REASON", "UNSANDBOXED_WARNING", "RunResult", "Sandbox",
            "bwrap_available", "find_bwrap", "get_sandbox", "sandbox_mode", "unavailable_reason"]

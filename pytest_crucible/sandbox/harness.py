@@ -53,9 +53,9 @@ def _crucible_harness(
         AttributeError=AttributeError, ImportError=ImportError, PermissionError=PermissionError,
         OSError=OSError, __import__=__import__, __build_class__=__build_class__,
         __builtins__=__builtins__):
-    import sys
-    import os
     import marshal
+    import os
+    import sys
     import time
     from _blake2 import blake2b
     from _thread import get_ident

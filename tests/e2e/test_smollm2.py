@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from polling import wait_for
 
-from pytest_crucible.lease import LeaseManager
-from pytest_crucible.lease.locks import LeaseDir, list_leases
-from pytest_crucible.lease.process import pid_alive, process_cmdline
+from pytest_crucible.local import LeaseManager
+from pytest_crucible.local.device_leases import LeaseDir, list_leases
+from pytest_crucible.local.process import pid_alive, process_cmdline
 
 pytestmark = pytest.mark.e2e
 
@@ -79,7 +79,7 @@ def served(smollm2, tmp_path_factory):
 
 @pytest.fixture
 def client(served):
-    from pytest_crucible.client import ChatClient
+    from pytest_crucible.client.chat import ChatClient
     with ChatClient(served.base_url, None, model_id="smollm2", timeout=120, max_retries=0) as chat_client:
         yield chat_client
 
@@ -335,7 +335,7 @@ def test_llama_cpp_accepts_the_loop_s_tool_messages(client):
     llama.cpp server takes: the first turn is forced to call the tool, the next is the model's own.
     (llama-cpp-python streams tool calls only when one is forced: `auto` with a stream is refused, and
     without tool_choice it answers in text, as the plugin's run of the case above shows.)"""
-    from pytest_crucible.agent_loop import Simulation, run_loop
+    from pytest_crucible.suite.agent_loop import Simulation, run_loop
     tools = [{"type": "function", "function": {
         "name": "read_log", "description": "Read a log file.",
         "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}]

@@ -1,0 +1,1 @@
+"""Analysis (layer 7): reports (json, md, html, charts), statistics, comparing runs, pairwise ratings."""

@@ -1,0 +1,331 @@
+"""Aggregation of result rows into report.json / report.md and the terminal summary.
+
+The report is a pure function of the rows (`row.Row`; the latest row of each observation, so a resumed
+run's new rows replace its old error rows), so a serial run, an xdist run and `crucible report` on a
+saved rows.jsonl all give the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
+from pytest_crucible.results.row import OUTCOMES, Row, latest_rows
+from pytest_crucible.results.store import HTML_FILE
+from pytest_crucible.speed.summary import render_markdown as speed_markdown
+from pytest_crucible.speed.summary import render_terminal as speed_terminal
+from pytest_crucible.speed.summary import speed_report
+from pytest_crucible.suite.case import CATEGORIES
+
+SCHEMA_VERSION = 1
+TRUNCATED_KINDS = ("reasoning", "answer")
+
+
+def _tally(rows: list[Row], with_skipped: bool = True) -> dict:
+    counts = {o: 0 for o in OUTCOMES}
+    for row in rows:
+        outcome = row.outcome if row.outcome in OUTCOMES else "error"
+        counts[outcome] += 1
+    n = counts["passed"] + counts["failed"]  # errors and skips never enter the denominator
+    out = {"passed": counts["passed"], "failed": counts["failed"], "errors": counts["error"]}
+    if with_skipped:
+        out["skipped"] = counts["skipped"]
+    out["n"] = n
+    out["rate"] = round(counts["passed"] / n, 4) if n else None
+    # the case is the unit: with repeats the interval is clustered by case (plain Wilson without)
+    out["ci95"] = clustered_interval(list(_case_counts(rows).values()))
+    out["truncated"] = _truncated(rows, n)
+    return out
+
+
+def _truncated(rows: list[Row], n: int) -> dict:
+    """Replies cut off by the token limit, by where (in the reasoning, in the answer), and their share of
+    the scored items: a low score from a tight budget shows as such."""
+    counts = {where: sum(1 for r in rows if r.truncated == where and r.outcome in ("passed", "failed"))
+              for where in TRUNCATED_KINDS}
+    return {**counts, "rate": round(sum(counts.values()) / n, 4) if n else None}
+
+
+def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
+    """case id -> (passed, scored answers)."""
+    counts: dict[str, tuple[int, int]] = {}
+    for row in rows:
+        if row.outcome in ("passed", "failed"):
+            passed, n = counts.get(row.case_id, (0, 0))
+            counts[row.case_id] = (passed + (row.outcome == "passed"), n + 1)
+    return counts
+
+
+def _ks(k: int) -> list[int]:
+    """1, the powers of two below k, and k."""
+    return sorted({1, k} | {2 ** i for i in range(1, k.bit_length()) if 2 ** i < k})
+
+
+def repeats_section(rows: list[Row]) -> dict | None:
+    """`models.<name>.repeats` when a case was answered more than once: per-case rates, pass@k and
+    pass^k (unbiased, averaged over the cases with at least k answers, intervals over cases) and the
+    flaky cases (some answers right, some wrong). None for a run of single answers."""
+    counts = _case_counts(rows)
+    k_max = max((n for _, n in counts.values()), default=0)
+    if k_max < 2:
+        return None
+    category = {r.case_id: r.category for r in rows}
+
+    def estimate(estimator, k: int) -> dict:
+        values = [estimator(n, passed, k) for passed, n in counts.values() if n >= k]
+        return {"value": round(sum(values) / len(values), 4) if values else None,
+                "ci95": mean_interval(values), "cases": len(values)}
+
+    return {
+        "k": k_max,
+        "cases": len(counts),
+        "pass_at_k": {str(k): estimate(pass_at_k, k) for k in _ks(k_max)},
+        "pass_hat_k": {str(k): estimate(pass_hat_k, k) for k in _ks(k_max)},
+        "flaky": [{"case_id": case_id, "category": category[case_id], "passed": passed, "n": n,
+                   "rate": round(passed / n, 4)}
+                  for case_id, (passed, n) in counts.items() if 0 < passed < n],
+        "case_rates": {case_id: {"passed": passed, "n": n, "rate": round(passed / n, 4)}
+                       for case_id, (passed, n) in counts.items()},
+    }
+
+
+def _tokens(rows: list[Row], key: str) -> int:
+    return sum((row.tokens or {}).get(key) or 0 for row in rows)
+
+
+def aggregate(rows, meta: dict | None = None) -> dict:
+    """report.json from rows (Row objects or their dicts)."""
+    by_model: dict[str, list[Row]] = defaultdict(list)
+    for row in latest_rows(rows):
+        by_model[row.model].append(row)
+    models = {}
+    for name in sorted(by_model):
+        # suite order is not completion order under xdist: sort so the report does not depend on it
+        mrows = sorted(by_model[name], key=lambda r: (str(r.case_id), r.repeat))
+        by_cat: dict[str, list[Row]] = defaultdict(list)
+        for row in mrows:
+            by_cat[row.category or "unknown"].append(row)
+        order = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
+        # speed items measure the endpoint, not the model's answers: apart from total and hard
+        scored = [r for r in mrows if r.category != "speed"]
+        models[name] = {
+            "categories": {cat: _tally(by_cat[cat]) for cat in order},
+            "hard": _tally([r for r in scored if r.difficulty == "hard"], with_skipped=False),
+            "total": _tally(scored, with_skipped=False),
+            "skipped": sum(1 for r in mrows if r.outcome == "skipped"),
+            "tokens": {
+                "prompt": _tokens(mrows, "prompt"),
+                "completion": _tokens(mrows, "completion"),
+                "reasoning": _tokens(mrows, "reasoning"),
+                "estimated_rows": sum(1 for r in mrows if (r.tokens or {}).get("estimated")),
+            },
+            "cost_usd": round(sum(r.cost_usd or 0 for r in mrows), 6),
+            # what the judge's verdicts on this model's answers cost (cached verdicts cost nothing)
+            "judge_cost_usd": round(sum((r.judge or {}).get("cost_usd") or 0 for r in mrows), 6),
+            "failures": [_brief(r) for r in mrows if r.outcome == "failed"],
+            "errors": [_brief(r) for r in mrows if r.outcome == "error"],
+            "repeats": repeats_section(scored),
+            "backend": backend_summary(mrows, (((meta or {}).get("models") or {}).get(name) or {}).get("local")),
+            **speed_report(mrows, (meta or {}).get("slo")),
+        }
+    return {
+        "schema": SCHEMA_VERSION,
+        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "meta": meta or {},
+        "models": models,
+    }
+
+
+def backend_summary(rows: list[Row], local: dict | None = None) -> dict:
+    """What served a model: each field's distinct values, from the rows (what the endpoint reported:
+    served model id, system_fingerprint, `server` header) and, for a model the run launched, from its
+    local meta (GGUF sha256 and quant, llama.cpp version). Fields never reported are left out."""
+    seen: dict[str, set] = {}
+
+    def add(key: str, value) -> None:
+        if value not in (None, ""):
+            seen.setdefault(key, set()).add(str(value))
+
+    reported = {(row.backend.get("model") or row.served_model, row.backend.get("system_fingerprint"),
+                 row.backend.get("server")) for row in rows}  # few distinct triples in many rows
+    for served, fingerprint, server in reported:
+        add("served_model", served)
+        add("system_fingerprint", fingerprint)
+        add("server", server)
+    local = local or {}
+    add("gguf_sha256", local.get("gguf_sha256"))
+    add("quant", (local.get("gguf") or {}).get("quant"))
+    add("llamacpp_version", local.get("llamacpp_version"))
+    return {key: sorted(values) for key, values in sorted(seen.items())}
+
+
+def _backend_text(backend: dict) -> str:
+    return "; ".join(f"{key} {', '.join(values)}" for key, values in backend.items())
+
+
+def _backend_changes(models: dict) -> list[str]:
+    """A model served by more than one backend during one run: its numbers mix them."""
+    return [f"{name} was served by more than one backend during this run ({key}: {', '.join(values)})"
+            for name, m in models.items() for key, values in (m.get("backend") or {}).items() if len(values) > 1]
+
+
+def _brief(row: Row) -> dict:
+    return {"case_id": row.case_id, "category": row.category, "repeat": row.repeat, "reason": row.reason}
+
+
+def _cell(t: dict) -> str:
+    if not t["n"]:
+        return f"- ({t['errors']} err)" if t["errors"] else "-"
+    text = f"{t['rate']:.0%} ({t['passed']}/{t['n']})"
+    return text + (f" +{t['errors']} err" if t["errors"] else "")
+
+
+def render_markdown(report: dict) -> str:
+    models = report["models"]
+    meta = report.get("meta") or {}
+    lines = [f"# pytest-crucible report {meta.get('run_id', '')}".rstrip(), ""]
+    if meta.get("unsandboxed"):
+        lines += ["**Warning: code cases ran UNSANDBOXED (--crucible-allow-unsandboxed).**", ""]
+    local = _local_summaries(meta)
+    if local:
+        lines += [f"- {name}: {text}" for name, text in local] + [""]
+    if not models:
+        return "\n".join(lines + ["No results."]) + "\n"
+    served = [f"- {name} served by: {_backend_text(m['backend'])}" for name, m in models.items() if m.get("backend")]
+    lines += served + [""] * bool(served)
+    lines += [f"**Warning: {text}**" for text in _backend_changes(models)]
+    lines += ["| Model | Total | Hard | Errors | Skipped | Cost (USD) |", "| --- | --- | --- | --- | --- | --- |"]
+    for name, m in models.items():
+        lines.append(f"| {name} | {_cell(m['total'])} | {_cell(m['hard'])} | {m['total']['errors']} | "
+                     f"{m['skipped']} | {m['cost_usd']:.4f} |")
+    cats = [c for c in CATEGORIES if any(c in m["categories"] for m in models.values())]
+    lines += ["", "| Model | " + " | ".join(cats) + " |", "| --- |" + " --- |" * len(cats)]
+    for name, m in models.items():
+        cells = [_cell(m["categories"][c]) if c in m["categories"] else "" for c in cats]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart.", ""]
+    cut = [(name, m["total"]["truncated"]) for name, m in models.items()
+           if m["total"]["truncated"]["reasoning"] or m["total"]["truncated"]["answer"]]
+    if cut:
+        lines += [f"- {name}: {_truncated_text(t, '')} of scored replies, cut off by the token limit"
+                  for name, t in cut]
+        lines.append("")
+    for name, m in models.items():
+        if m["failures"]:
+            lines += [f"## Failures: {name}", ""]
+            lines += [f"- {name} [{f['category']}] {f['case_id']}: {f['reason']}" for f in m["failures"]]
+            lines.append("")
+        if m["errors"]:
+            lines += [f"## Errors (not counted): {name}", ""]
+            lines += [f"- {name} [{e['category']}] {e['case_id']}: {e['reason']}" for e in m["errors"]]
+            lines.append("")
+        lines += _repeats_markdown(name, m.get("repeats"))
+        lines += speed_markdown(name, m)
+    return "\n".join(lines) + "\n"
+
+
+def _estimate(cell: dict) -> str:
+    if cell["value"] is None:
+        return "-"
+    ci = f" [{cell['ci95'][0]:.1%}, {cell['ci95'][1]:.1%}]" if cell["ci95"] else ""
+    return f"{cell['value']:.1%}{ci}"
+
+
+def _repeats_markdown(name: str, rep: dict | None) -> list[str]:
+    if not rep:
+        return []
+    lines = [f"## Repeats: {name} (up to {rep['k']} answers per case, {rep['cases']} cases)", "",
+             "| k | pass@k (some answer right) | pass^k (every answer right) |", "| --- | --- | --- |"]
+    lines += [f"| {k} | {_estimate(rep['pass_at_k'][k])} | {_estimate(rep['pass_hat_k'][k])} |" for k in rep["pass_at_k"]]
+    lines += ["", "Unbiased estimators averaged over cases; intervals and the rates' ci95 take the case as the unit.", ""]
+    if rep["flaky"]:
+        lines += [f"Flaky cases ({len(rep['flaky'])}: right in some answers, wrong in others):", ""]
+        lines += [f"- [{f['category']}] {f['case_id']}: {f['passed']}/{f['n']} ({f['rate']:.0%})" for f in rep["flaky"]]
+        lines.append("")
+    return lines
+
+
+def _local_summaries(meta: dict) -> list[tuple[str, str]]:
+    """(model, 'GGUF size 98.4 MB, quant Q4_1, ...') for each model the run launched itself."""
+    out = []
+    for name, info in (meta.get("models") or {}).items():
+        local = info.get("local") if isinstance(info, dict) else None
+        if local:
+            out.append((name, local.get("gguf_summary") or local.get("error") or local.get("source", "")))
+    return out
+
+
+BAR_WIDTH = 20
+
+
+def text_bar(rate: float | None, width: int = BAR_WIDTH, glyphs: str = "█░") -> str:
+    """A pass rate as a bar of `width` cells (`glyphs`: filled, empty); blank without a rate."""
+    if rate is None:
+        return " " * width
+    filled = round(rate * width)
+    return glyphs[0] * filled + glyphs[1] * (width - filled)
+
+
+def _interval(t: dict) -> str:
+    return f" [{t['ci95'][0]:.0%}-{t['ci95'][1]:.0%}]" if t.get("ci95") else ""
+
+
+def render_terminal(report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+    """The end-of-run summary: a card per model (total and hard with their 95% intervals, a bar per
+    category, TTFT / decode, cost, errors), then the speed block. pytest -q leaves out the speed block,
+    -qq prints one line per model."""
+    out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
+    if (report.get("meta") or {}).get("unsandboxed"):
+        out.append("WARNING: code cases ran unsandboxed (--crucible-allow-unsandboxed)")
+    out += [f"WARNING: {text}" for text in _backend_changes(report["models"])]
+    for name, m in report["models"].items():
+        total, hard = m["total"], m["hard"]
+        rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
+        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_cell(hard)}, "
+                   f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}"
+                   + _truncated_text(total["truncated"], ", "))
+        if verbosity < -1:
+            continue
+        for cat, t in m["categories"].items():
+            if cat == "speed":
+                continue  # the speed items' verdicts: the speed block below says more
+            line = f"  {cat:<10} {text_bar(t['rate'], glyphs=glyphs)} {_cell(t)}"
+            out.append(line + (f", {t['skipped']} skipped" if t["skipped"] else "")
+                       + _truncated_text(t["truncated"], ", "))
+        rep = m.get("repeats")
+        if rep:
+            k = str(rep["k"])
+            out.append(f"  repeats    {rep['k']} per case: pass@1 {_estimate(rep['pass_at_k']['1'])}, pass@{k} "
+                       f"{_estimate(rep['pass_at_k'][k])}, pass^{k} {_estimate(rep['pass_hat_k'][k])}; "
+                       f"{len(rep['flaky'])} flaky cases (listed in report.md)")
+        timings = m.get("timings")
+        if timings:
+            ttft, decode = timings.get("ttft_s"), timings.get("decode_tps")
+            out.append(f"  {'latency':<10} TTFT {f'{ttft:.3f} s' if ttft is not None else '-'}, decode "
+                       f"{f'{decode:.1f} tok/s' if decode is not None else '-'} (medians of {timings['n']} graded "
+                       "requests)")
+        if verbosity >= 0:
+            out += speed_terminal(name, m)
+    return out
+
+
+def _truncated_text(truncated: dict, lead: str) -> str:
+    """', truncated 40% (4 in reasoning, 0 in answer)', or "" when nothing was cut off."""
+    if not truncated["reasoning"] and not truncated["answer"]:
+        return ""
+    return (f"{lead}truncated {truncated['rate']:.0%} ({truncated['reasoning']} in reasoning, "
+            f"{truncated['answer']} in answer)")
+
+
+def write_reports(run_dir: Path, rows, meta: dict | None = None) -> dict:
+    """report.json, report.md and report.html in `run_dir`; returns the report."""
+    from pytest_crucible.analysis.report_html import render_html  # matplotlib: loaded only when a report is written
+    report = aggregate(rows, meta)
+    run_dir = Path(run_dir)
+    (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
+    (run_dir / HTML_FILE).write_text(render_html(report, rows), encoding="utf-8")
+    return report

@@ -1,0 +1,177 @@
+"""report.html: one self-contained page (charts as inline SVG, no external scripts, fonts or images).
+
+Built from report.json's mapping (`report.aggregate`) and the rows it came from: the summary table, the
+charts (`charts.py`), the failures and errors with an excerpt of each reply, and the run's meta. The
+replies are cut to fit EXCERPT_BUDGET characters in all, so the page stays small at 10 models x 1,000
+cases (10,000 failures still fit); rows.jsonl keeps every reply whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from pytest_crucible.analysis import charts
+from pytest_crucible.results.row import latest_rows
+from pytest_crucible.suite.case import CATEGORIES
+
+EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
+EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
+# The page loads nothing: a browser that honours the policy blocks any fetch a future edit might add.
+PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+
+def templates() -> Environment:
+    """The Jinja templates shared by report.html and `crucible gui` (HTML-escaped by default)."""
+    return Environment(loader=PackageLoader("pytest_crucible", "templates"), autoescape=select_autoescape(),
+                       trim_blocks=True, lstrip_blocks=True)
+
+
+def excerpt(text: str, limit: int, keep: str = "both") -> str:
+    """`text` cut to about `limit` characters with a note of how many were left out: the tail alone
+    (`tail`), or a third from the head and the rest from the tail (`both`; a final answer is at the end)."""
+    if not text or len(text) <= limit:
+        return text or ""
+    note = f"[... {len(text) - limit:,} characters cut ...]"
+    if keep == "tail":
+        return f"{note}\n{text[-limit:]}"
+    head = limit // 3
+    return f"{text[:head]}\n{note}\n{text[len(text) - (limit - head):]}"
+
+
+def _answer_text(answer) -> str:
+    if answer is None:
+        return ""
+    return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False, default=str)
+
+
+PROBLEM_FIELDS = ("model", "category", "difficulty", "case", "repeat", "outcome", "reason", "answer", "reply",
+                  "reply_chars", "reasoning", "reasoning_chars", "tool_calls", "turns")
+
+
+def problem_rows(rows: list[dict]) -> list[dict]:
+    """The failures and errors of the run, each with excerpts of what the model sent back."""
+    listed = [r for r in rows if r.get("outcome") in ("failed", "error")]
+    listed.sort(key=lambda r: (str(r.get("model")), str(r.get("case_id")), r.get("repeat", 1)))
+    per_row = max(EXCERPT_MIN, min(EXCERPT_MAX, EXCERPT_BUDGET // max(1, len(listed))))
+    out = []
+    for r in listed:
+        reply, reasoning = r.get("answer_text") or "", r.get("reasoning") or ""
+        calls = json.dumps(r["tool_calls"], ensure_ascii=False, default=str) if r.get("tool_calls") else ""
+        reply_share = per_row if not reasoning else per_row * 2 // 3
+        out.append({
+            "model": r.get("model"), "category": r.get("category"), "difficulty": r.get("difficulty"),
+            "case": r.get("case_id"), "repeat": r.get("repeat", 1), "outcome": r.get("outcome"),
+            "reason": excerpt(r.get("reason") or "", 500), "answer": excerpt(_answer_text(r.get("answer")), 200),
+            "reply": excerpt(reply, reply_share), "reply_chars": len(reply),
+            "reasoning": excerpt(reasoning, per_row - reply_share, keep="tail"), "reasoning_chars": len(reasoning),
+            "tool_calls": excerpt(calls, per_row // 3), "turns": len(r.get("turns") or []),
+        })
+    return out
+
+
+def problems_table(problems: list[dict]) -> dict:
+    """The rows as {fields, rows} (lists, not mappings: the field names once, not once per row)."""
+    return {"fields": PROBLEM_FIELDS, "rows": [[p[f] for f in PROBLEM_FIELDS] for p in problems]}
+
+
+def timing_samples(rows: list[dict]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Per model: TTFT and decode tok/s of every graded request and every single-stream speed sample."""
+    ttft: dict[str, list[float]] = defaultdict(list)
+    decode: dict[str, list[float]] = defaultdict(list)
+
+    def add(model: str, values: dict) -> None:
+        if values.get("ttft_s") is not None:
+            ttft[model].append(values["ttft_s"])
+        if values.get("decode_tps") is not None:
+            decode[model].append(values["decode_tps"])
+
+    for r in rows:
+        speed = r.get("speed")
+        if r.get("category") == "speed" and isinstance(speed, dict):
+            if int((speed.get("plan") or {}).get("concurrency", 1)) == 1:
+                for sample in speed.get("samples") or []:
+                    add(r["model"], sample)
+        elif r.get("outcome") in ("passed", "failed"):
+            add(r["model"], r.get("timings") or {})
+    return ttft, decode
+
+
+def _cell(tally: dict | None) -> dict | None:
+    """A summary-table cell: text, the interval as a tooltip, and a background by rate."""
+    if not tally:
+        return None
+    rate = tally.get("rate")
+    errors = tally.get("errors", 0)
+    if rate is None:
+        return {"text": "-", "title": f"no graded items; {errors} errors" if errors else "no graded items",
+                "style": "", "errors": errors}
+    lo, hi = tally["ci95"]
+    hue = round(120 * rate)  # red (0%) to green (100%)
+    return {"text": f"{rate:.0%}", "detail": f"{tally['passed']}/{tally['n']}",
+            "title": f"{tally['passed']}/{tally['n']} passed; 95% interval {lo:.0%}-{hi:.0%}"
+                     + (f"; {errors} errors not counted" if errors else ""),
+            "style": f"background: hsl({hue} 70% 88%)", "errors": errors}
+
+
+def _meta_items(report: dict) -> list[tuple[str, str]]:
+    meta = report.get("meta") or {}
+    items = [("Run", meta.get("run_id")), ("Written", report.get("generated_at")),
+             ("pytest-crucible", meta.get("crucible_version")), ("Profile", meta.get("profile") or "full"),
+             ("Seed", meta.get("seed")), ("Repeats", meta.get("repeats")),
+             ("Sandbox", meta.get("sandbox")), ("Host", meta.get("host")), ("Config", meta.get("config"))]
+    if meta.get("slo"):
+        items.append(("Latency targets", ", ".join(f"{k} {v}" for k, v in meta["slo"].items())))
+    return [(k, str(v)) for k, v in items if v not in (None, "")]
+
+
+def _model_meta(report: dict) -> list[dict]:
+    meta_models = (report.get("meta") or {}).get("models") or {}
+    out = []
+    for name, m in report["models"].items():
+        info = meta_models.get(name) if isinstance(meta_models.get(name), dict) else {}
+        local = info.get("local") or {}
+        out.append({"name": name, "model_id": info.get("model_id", ""), "provider": info.get("provider", ""),
+                    "local": local.get("gguf_summary") or local.get("error") or "",
+                    "backend": [f"{key} {', '.join(values)}" for key, values in (m.get("backend") or {}).items()]})
+    return out
+
+
+def _json_for_script(data) -> Markup:
+    # inside <script type="application/json">, '<' alone could end the element ('</script>')
+    return Markup(json.dumps(data, ensure_ascii=False, default=str).replace("<", "\\u003c"))
+
+
+def render_html(report: dict, rows, links: list[tuple[str, str]] | None = None) -> str:
+    """The page for `report` (report.aggregate's mapping) and its rows; `links` ((text, href) pairs)
+    add a navigation bar, as `crucible gui` does."""
+    rows = [r.to_dict() for r in latest_rows(rows)]  # as report.aggregate counts them (a resume's latest)
+    models = report["models"]
+    names = list(models)
+    colours = charts.model_colours(names)
+    present = {c for m in models.values() for c in m["categories"]}
+    categories = [c for c in CATEGORIES if c in present and c != "speed"] + \
+        sorted(present - set(CATEGORIES))
+    ttft, decode = timing_samples(rows)
+    svg = {
+        "rates": charts.rates_chart(models, colours),
+        "categories": charts.category_chart(models, categories, colours),
+        "tradeoff": charts.tradeoff_chart(models, colours),
+        "distribution": charts.distribution_chart(ttft, decode, colours),
+        "sweep": charts.sweep_chart(models, colours),
+    }
+    table = [{"name": name, "colour": colours[name], "total": _cell(m["total"]), "hard": _cell(m["hard"]),
+              "categories": [_cell(m["categories"].get(c)) for c in categories], "errors": m["total"]["errors"],
+              "skipped": m["skipped"], "cost": m["cost_usd"],
+              "ttft": (m.get("timings") or {}).get("ttft_s"), "decode": (m.get("timings") or {}).get("decode_tps")}
+             for name, m in models.items()]
+    problems = problem_rows(rows)
+    return templates().get_template("report.html").render(
+        report=report, meta=report.get("meta") or {}, table=table, categories=categories,
+        charts={k: Markup(v) for k, v in svg.items() if v}, meta_items=_meta_items(report),
+        model_meta=_model_meta(report), problems=_json_for_script(problems_table(problems)),
+        problem_count=len(problems), policy=PAGE_POLICY, links=links or [],
+        title=f"pytest-crucible report {(report.get('meta') or {}).get('run_id', '')}".strip())

@@ -1,0 +1,392 @@
+"""The `crucible` command: everything that is not a benchmark run (runs go through pytest)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from pytest_crucible.common.errors import CrucibleError
+from pytest_crucible.engine.options import SETTINGS
+
+
+def _cmd_init(args) -> int:
+    from pytest_crucible.engine.config import INIT_TEMPLATE
+    path = Path(args.path)
+    if path.exists() and not args.force:
+        print(f"{path} exists; pass --force to overwrite it", file=sys.stderr)
+        return 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(INIT_TEMPLATE, encoding="utf-8")
+    print(f"wrote {path}; edit it, then run: pytest --models=my-model")
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from pytest_crucible.analysis.report import render_markdown, write_reports
+    from pytest_crucible.results.store import read_rows, run_meta
+    run_dir = Path(args.run_dir)
+    if not (run_dir / "rows.jsonl").is_file():
+        print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
+              file=sys.stderr)
+        return 1
+    report = write_reports(run_dir, read_rows(run_dir), run_meta(run_dir))
+    print(render_markdown(report))
+    return 0
+
+
+def _cmd_recover(args) -> int:
+    from pytest_crucible.analysis.report import render_terminal
+    from pytest_crucible.apps.recover import recover_run
+    recovery = recover_run(args.run_dir, max_tokens=args.max_tokens, force_answer=args.force_answer,
+                           config_path=_setting(args, "config"), paths=[Path(p) for p in args.paths] or None)
+    print(recovery.summary())
+    if recovery.report is not None:
+        for line in render_terminal(recovery.report):
+            print(line)
+    return 0
+
+
+def _cmd_pairwise(args) -> int:
+    from pytest_crucible.analysis.pairwise import render_table, run_pairwise
+    result = run_pairwise(args.runs, judge_name=_setting(args, "judge"), config_path=_setting(args, "config"),
+                          paths=[Path(p) for p in args.cases], out=args.out, rounds=args.rounds)
+    for line in render_table(result):
+        print(line)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _cmd_gui(args) -> int:
+    from urllib.parse import quote
+
+    from pytest_crucible.results.runs import is_run_dir
+    path, start = Path(SETTINGS["out"].resolve(args.dir)), "/"
+    if is_run_dir(path):  # a run folder (or `latest`): serve the results folder, open at this run
+        path = path.resolve()
+        path, start = path.parent, f"/runs/{quote(path.name)}"
+    elif not path.is_dir():
+        print(f"{path}: no such folder; give a results folder (default crucible-results) or a run folder",
+              file=sys.stderr)
+        return 1
+    try:
+        from pytest_crucible.apps.gui import serve
+    except ImportError as exc:
+        print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
+              file=sys.stderr)
+        return 2
+    serve(path, host=_setting(args, "gui_host"), port=_setting(args, "gui_port"), token=_setting(args, "gui_token"),
+          start_path=start, announce=lambda line: print(line, flush=True))
+    return 0
+
+
+def _setting(args, name: str):
+    """A shared setting (options.py): this command's flag, else $CRUCIBLE_NAME, else the default."""
+    setting = SETTINGS[name]
+    return setting.resolve(getattr(args, setting.dest))
+
+
+def _cmd_compare(args) -> int:
+    from pytest_crucible.analysis.compare import GateSettings, compare_runs, load_run, render_text
+    if args.new is None and not (args.base_model and args.new_model):
+        print("crucible compare: with one run, name both sides: --base-model A --new-model B", file=sys.stderr)
+        return 2
+    gate = GateSettings(alpha=_setting(args, "alpha"), categories=tuple(_setting(args, "gate_categories") or ()),
+                        speed_tolerance=_setting(args, "speed_tolerance"))
+    base = load_run(args.base)
+    new = load_run(args.new) if args.new else base
+    result = compare_runs(base, new, base_model=args.base_model, new_model=args.new_model, gate=gate)
+    print(json.dumps(result, indent=2) if args.json else "\n".join(render_text(result)))
+    return 1 if _setting(args, "gate") and not result["gate"]["passed"] else 0
+
+
+def _load(args):
+    from pytest_crucible.suite.case import load_cases
+    paths = [Path(p) for p in args.paths] or None
+    cases = load_cases(paths, seed=_setting(args, "seed"))
+    categories = _setting(args, "categories")
+    if categories:
+        wanted = set(categories.split(","))
+        cases = [c for c in cases if c.category in wanted]
+    return cases
+
+
+def _cmd_cases_list(args) -> int:
+    from pytest_crucible.suite.case import DIFFICULTIES
+    from pytest_crucible.suite.profiles import select
+    cases = _load(args)
+    profiles = _config_for(args).profiles
+    name = _setting(args, "profile")
+    if name:
+        if name not in profiles:
+            print(f"unknown profile {name!r}; known: {', '.join(sorted(profiles))}", file=sys.stderr)
+            return 2
+        cases = select(cases, profiles[name])[0]
+    for case in cases:
+        print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader.get('type', case.category):<10} "
+              f"{case.file}:{case.line}")
+    categories = sorted({c.category for c in cases})
+    print(f"\n{'':<10}" + "".join(f"{d:>8}" for d in DIFFICULTIES) + f"{'total':>8}")
+    for category in categories:
+        tiers = Counter(c.difficulty for c in cases if c.category == category)
+        print(f"{category:<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{sum(tiers.values()):>8}")
+    tiers = Counter(c.difficulty for c in cases)
+    print(f"{'all':<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{len(cases):>8}")
+    if not name:
+        print("\nprofiles (--crucible-profile NAME): cases selected")
+        for profile, spec in profiles.items():
+            chosen = select(cases, spec)[0]
+            per = Counter(c.category for c in chosen)
+            print(f"  {profile:<10} {len(chosen):>4} ({sum(c.hard for c in chosen)} hard): "
+                  + ", ".join(f"{k} {per[k]}" for k in categories if per[k]))
+    return 0
+
+
+def _cmd_cases_verify(args) -> int:
+    from pytest_crucible import verify
+    paths = [Path(p) for p in args.paths] or None
+
+    def progress(done, total, case_id):
+        if sys.stderr.isatty() or args.verbose:
+            print(f"\r[{done}/{total}] {case_id:<40}", end="" if sys.stderr.isatty() else "\n",
+                  file=sys.stderr, flush=True)
+
+    categories = _setting(args, "categories")
+
+    def run(judge=None):
+        return verify.verify_paths(paths, categories=categories.split(",") if categories else None,
+                                   imports=_setting(args, "import") or [], progress=progress, judge=judge,
+                                   seed=_setting(args, "seed"), allow_unsandboxed=_setting(args, "allow_unsandboxed"))
+    judge_name = _setting(args, "judge")
+    if judge_name:
+        from pytest_crucible.engine.session import judge_from_config
+        with judge_from_config(judge_name, _setting(args, "config")) as judge:
+            report = run(judge)
+    else:
+        report = run()
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    for problem in report.problems:
+        print(f"{problem.file}:{problem.line}: {problem.case_id}: {problem.message}")
+    for rejected in report.rejected:  # within the share of possible answers a grader may refuse
+        print(f"rejected possible answer: {rejected}")
+    print(report.summary())
+    return 1 if report.problems else 0
+
+
+# -- status and models (local models, leases, providers) --------------------------------------------
+
+
+def _config_for(args):
+    from pytest_crucible.engine.config import find_config_path, load_config
+    return load_config(find_config_path(_setting(args, "config")))
+
+
+def _probe(provider, timeout: float) -> tuple[bool, str, list[str]]:
+    """(up, detail, served model ids) from a quick GET {base_url}/models. The key is sent, never shown."""
+    from pytest_crucible.local.http import HTTPFailure, request_json
+    try:
+        body = request_json("GET", f"{provider.base_url}/models", timeout=timeout, token=provider.api_key())
+    except HTTPFailure as exc:
+        if exc.status is None:
+            return False, f"down ({str(exc).split(': ', 1)[-1]})", []
+        return exc.status not in (502, 503, 504), f"HTTP {exc.status}", []
+    data = body.get("data") if isinstance(body, dict) else None
+    ids = sorted(str(m.get("id")) for m in data or [] if isinstance(m, dict) and m.get("id"))
+    return True, f"up, {len(ids)} model(s)", ids
+
+
+def _probe_all(providers, timeout: float) -> dict:
+    from concurrent.futures import ThreadPoolExecutor
+    if not providers:
+        return {}
+    with ThreadPoolExecutor(max_workers=min(8, len(providers))) as pool:
+        futures = {name: pool.submit(_probe, p, timeout) for name, p in providers.items()}
+        return {name: f.result() for name, f in futures.items()}
+
+
+def _local_line(model) -> str:
+    from pytest_crucible.local import local_model_meta
+    meta = local_model_meta(model) or {}
+    what = meta.get("gguf_summary") or f"NOT READY: {meta.get('error', 'unknown problem')}"
+    devices = ", ".join(d["id"] for d in meta.get("devices", [])) or meta.get("devices_error", "?")
+    return f"{meta.get('source')}: {what}; context {meta.get('context')}; devices {devices}"
+
+
+def _cmd_status(args) -> int:
+    from pytest_crucible.local import default_lease_dir, list_leases
+    from pytest_crucible.local.device_leases import LeaseDir
+    from pytest_crucible.local.devices import discover_devices
+    config = _config_for(args)
+    print(f"config: {config.path or 'none found (built-in models only; crucible init writes one)'}")
+    lease_dir = LeaseDir(args.lease_dir or default_lease_dir())
+    infos = list_leases(lease_dir)
+    print(f"leases ({lease_dir.path}):")
+    for info in infos:
+        print(f"  {info.describe()}")
+    if not infos:
+        print("  none taken yet")
+    print("devices:")
+    for device in discover_devices():
+        print(f"  {device.describe()}")
+    print("providers:")
+    probes = _probe_all(config.providers, args.timeout)
+    for name, provider in config.providers.items():
+        _, detail, _ = probes[name]
+        print(f"  {name:<14} {provider.base_url:<40} {detail:<24} {provider.key_state()}")
+    if not config.providers:
+        print("  none configured")
+    local = [m for m in config.models.values() if m.launch]
+    if local:
+        print("local models:")
+        for model in local:
+            print(f"  {model.name:<14} {_local_line(model)}")
+    try:
+        from pytest_crucible.sandbox import bwrap_available, find_bwrap
+        sandbox = f"bwrap found ({find_bwrap()})" if bwrap_available() else \
+            "bwrap NOT found: coding cases are skipped (apt install bubblewrap)"
+    except ImportError:
+        sandbox = "not available in this installation"
+    print(f"sandbox: {sandbox}")
+    try:
+        from pytest_crucible.suite.case import load_cases
+        cases = load_cases(None)
+    except CrucibleError as exc:
+        print(f"cases: cannot load the built-in suite: {exc}")
+        return 1
+    counts = Counter(c.category for c in cases)
+    hard = Counter(c.category for c in cases if c.hard)
+    print(f"cases: {len(cases)} ({sum(hard.values())} hard): " + ", ".join(
+        f"{k} {v}" + (f" ({hard[k]} hard)" if hard[k] else "") for k, v in sorted(counts.items())))
+    return 0
+
+
+def _cmd_models(args) -> int:
+    config = _config_for(args)
+    probes = _probe_all(config.providers, args.timeout)
+    configured: dict[str, list] = {}
+    for model in config.models.values():
+        if model.provider is not None:
+            configured.setdefault(model.provider.name, []).append(model)
+    for name, provider in config.providers.items():
+        up, detail, served = probes[name]
+        print(f"provider {name} ({provider.base_url}): {detail}")
+        aliases = {}
+        for model in configured.get(name, []):
+            aliases.setdefault(model.model_id, []).append(model.name)
+        for model_id in served:
+            note = f"   <- --models {', '.join(aliases[model_id])}" if model_id in aliases else ""
+            print(f"  {model_id}{note}")
+        for model in configured.get(name, []):
+            if up and served and model.model_id not in served:
+                print(f"  ({model.model_id} is configured as {model.name} but NOT served)")
+    print("configured models:")
+    for model in config.models.values():
+        if model.launch:
+            where = "launched locally: " + _local_line(model)
+        else:
+            where = f"{model.provider.name} / {model.model_id}"
+        builtin = " (built in)" if "builtin" in model.tags else ""
+        print(f"  {model.name:<14} {where}{builtin}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="crucible", description="pytest-crucible: everything but the run "
+                                     "itself (runs: pytest --models NAME)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("init", help="write a commented models.yaml")
+    p.add_argument("path", nargs="?", default="models.yaml")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.set_defaults(func=_cmd_init)
+
+    p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl")
+    p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
+    p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("recover", help="ask again the items of a run cut off inside their reasoning, with a larger "
+                       "limit or asking for the final answer; rows marked recovered, report rebuilt")
+    p.add_argument("run_dir", help="the run folder, e.g. crucible-results/latest")
+    p.add_argument("paths", nargs="*", help="the run's own case files (the built-in suite is always looked in)")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--max-tokens", type=int, metavar="N", help="ask again with a completion limit of N tokens")
+    how.add_argument("--force-answer", action="store_true", help="continue the conversation: its reasoning, "
+                     "then a request for the final answer, thinking switched off")
+    SETTINGS["config"].add_to(p)
+    p.set_defaults(func=_cmd_recover)
+
+    p = sub.add_parser("pairwise", help="a judge compares the answers of two or more runs to the same judged "
+                       "cases, in both orders; Bradley-Terry ratings with bootstrap intervals, pairwise.json and a table")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders, e.g. crucible-results/<run-id>")
+    p.add_argument("--cases", nargs="*", default=[], metavar="PATH",
+                   help="the runs' own case files (the built-in suite is always looked in)")
+    p.add_argument("--out", default="pairwise.json", metavar="PATH", help="where to write the result "
+                   "(default: pairwise.json)")
+    p.add_argument("--rounds", type=int, default=1000, metavar="N", help="bootstrap rounds (default 1000)")
+    SETTINGS["judge"].add_to(p)
+    SETTINGS["config"].add_to(p)
+    p.set_defaults(func=_cmd_pairwise)
+
+    p = sub.add_parser("compare", help="compare two runs case by case (paired): rates, flips, speed; with "
+                       "--gate, exit 1 when NEW is significantly worse or slower than BASE")
+    p.add_argument("base", help="the baseline run: a run folder (or its rows.jsonl / report.json)")
+    p.add_argument("new", nargs="?", help="the candidate run (default: BASE itself, comparing two of its models)")
+    p.add_argument("--base-model", help="the baseline's model, when its run has several")
+    p.add_argument("--new-model", help="the candidate's model, when its run has several")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    for name in ("gate", "alpha", "gate_categories", "speed_tolerance"):
+        SETTINGS[name].add_to(p)
+    p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
+                       "sandbox and case counts")
+    SETTINGS["config"].add_to(p)
+    p.add_argument("--lease-dir", help="lease directory (default: $CRUCIBLE_LEASE_DIR or the user cache dir)")
+    p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each provider (default 2)")
+    p.set_defaults(func=_cmd_status)
+
+    p = sub.add_parser("models", help="the models each provider serves, and the configured models")
+    SETTINGS["config"].add_to(p)
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each provider (default 5)")
+    p.set_defaults(func=_cmd_models)
+
+    p = sub.add_parser("gui", help="a read-only web view of the results: runs, reports, a live view of a run in "
+                       "progress, two runs compared (needs the gui extra)")
+    p.add_argument("dir", nargs="?", help="results folder, or one run's folder (default: $CRUCIBLE_OUT, else "
+                   "crucible-results)")
+    for name in ("gui_host", "gui_port", "gui_token"):
+        SETTINGS[name].add_to(p)
+    p.set_defaults(func=_cmd_gui)
+
+    cases = sub.add_parser("cases", help="list or verify benchmark cases")
+    csub = cases.add_subparsers(dest="cases_command", required=True)
+    p = csub.add_parser("list", help="list cases (default: the built-in suite), counts per category and "
+                        "difficulty, and what each profile selects")
+    p.add_argument("paths", nargs="*")
+    for name in ("categories", "seed", "profile", "config"):
+        SETTINGS[name].add_to(p)
+    p.set_defaults(func=_cmd_cases_list)
+    p = csub.add_parser("verify", help="check every case: reference solutions run, answers re-derived, "
+                        "haystacks rebuilt")
+    p.add_argument("paths", nargs="*")
+    for name in ("categories", "seed", "import", "allow_unsandboxed", "judge", "config"):
+        SETTINGS[name].add_to(p)
+    p.add_argument("-v", "--verbose", action="store_true", help="print progress lines")
+    p.set_defaults(func=_cmd_cases_verify)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CrucibleError as exc:
+        print(f"crucible: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

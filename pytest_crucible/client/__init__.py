@@ -1,0 +1,15 @@
+"""The chat client (layer 1): one request to an OpenAI-compatible endpoint, streamed, retried, kernel-stamped.
+
+    chat.py             ChatClient: builds requests, retries, assembles the stream into a Response
+    transport.py        the wire (the openai package over httpx2), swappable through the Transport protocol
+    wire.py             kernel receive stamps for every chunk
+    stream.py           the pure stream assembler (chunks -> Response)
+    retry.py            which failures are retried, and how long to wait
+    response.py         Response, ToolCall, Usage: what one request produced
+    reasoning_split.py  where a reply's reasoning is, and which part is the answer
+    thinking_control.py how a request asks a model to think or not, and what the client learned
+"""
+
+from pytest_crucible.client.chat import ChatClient
+
+__all__ = ["ChatClient"]

@@ -1,0 +1,103 @@
+"""The retry policy of a chat client: which failures are tried again, how long to wait, when to give up.
+
+Pure: no I/O of its own (the wait is an injected `sleep`), so it is tested without a server. An attempt
+raises `Failure` (classified by the transport) or `Adjusted` (the client changed the request after the
+server refused an optional field: try again at once, not counted as a retry).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from typing import Any, Callable
+
+from pytest_crucible.common.errors import EndpointError
+
+__all__ = ["Failure", "Adjusted", "RetryPolicy"]
+
+log = logging.getLogger(__name__)
+
+
+class Failure(Exception):
+    """One failed attempt. `retryable` failures are retried; `connect` ones got no HTTP response."""
+
+    def __init__(self, reason: str, *, retryable: bool, connect: bool = False,
+                 retry_after: float | None = None, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retryable = retryable
+        self.connect = connect
+        self.retry_after = retry_after
+        self.status = status
+
+
+class Adjusted(Exception):
+    """The server rejected an optional request field; the client dropped it: try again at once."""
+
+
+class RetryPolicy:
+    """`max_retries` retries follow the first attempt, for retryable failures; the wait is
+    `backoff_base * 2**n` seconds (capped at `backoff_max`, with jitter between half and all of it), or
+    the server's Retry-After (capped at `backoff_max`). A failure that is not retryable raises at once.
+    Once an endpoint was unreachable on every attempt, later runs try it only once (no backoff) until it
+    answers again, so a down endpoint costs one full retry cycle per client, not per call.
+    `on_retry(status, retry_after)` hears of every failed attempt that will be retried."""
+
+    def __init__(self, max_retries: int = 4, *, backoff_base: float = 1.0, backoff_max: float = 60.0,
+                 sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None,
+                 on_retry: Callable[[int | None, float | None], None] | None = None) -> None:
+        if max_retries < 0:
+            raise ValueError("max_retries must be >= 0")
+        self.max_retries = int(max_retries)
+        self.backoff_base = float(backoff_base)
+        self.backoff_max = float(backoff_max)
+        self._sleep = sleep
+        self._rng = rng or random.random
+        self._on_retry = on_retry
+        self.unreachable = False
+
+    def backoff(self, failure: Failure, retry_index: int) -> float:
+        if failure.retry_after is not None:
+            return min(failure.retry_after, self.backoff_max)
+        delay = min(self.backoff_max, self.backoff_base * (2 ** retry_index))
+        return delay * (0.5 + 0.5 * self._rng())
+
+    def run(self, attempt: Callable[[], Any], *, endpoint: str, model_id: str,
+            redact: Callable[[str], str] = lambda text: text) -> tuple[Any, int, float]:
+        """Call `attempt` until it succeeds. Returns the result, the number of requests and the seconds
+        slept between them; raises EndpointError naming `endpoint` once it gives up."""
+        limit = 1 if self.unreachable else self.max_retries + 1
+        requests = failures = 0
+        waited = 0.0
+        got_response = False
+        while True:
+            requests += 1
+            try:
+                result = attempt()
+            except Adjusted:
+                got_response = True
+                continue
+            except Failure as failure:
+                failures += 1
+                got_response = got_response or not failure.connect
+                reason = redact(failure.reason)
+                if not failure.retryable:
+                    raise EndpointError(f"endpoint {endpoint} rejected the request for model {model_id!r}: "
+                                        f"{reason}") from None
+                if failures >= limit:
+                    if not got_response:
+                        self.unreachable = True
+                    verb = "failed" if got_response else "unreachable"
+                    noun = "attempt" if requests == 1 else "attempts"
+                    raise EndpointError(f"endpoint {endpoint} {verb} after {requests} {noun}: {reason}") from None
+                delay = self.backoff(failure, failures - 1)
+                log.info("endpoint %s, model %s: %s; retry %d/%d in %.2f s", endpoint, model_id, reason, failures,
+                         limit - 1, delay)
+                if self._on_retry is not None:
+                    self._on_retry(failure.status, failure.retry_after)
+                self._sleep(delay)
+                waited += delay
+                continue
+            self.unreachable = False
+            return result, requests, waited

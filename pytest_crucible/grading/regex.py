@@ -1,0 +1,67 @@
+"""regex: the cleaned reply matches (or must not match) a pattern.
+
+    grader: {type: regex, pattern: "...", flags: [IGNORECASE, MULTILINE, DOTALL], fullmatch: false,
+             must_match: true}
+
+Applied to the reply with reasoning, preambles and whole-reply markdown wrappers removed.
+`fullmatch: true` needs the whole (stripped) reply to match.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.extract import clean_answer
+
+_FIELDS = {"type", "pattern", "flags", "fullmatch", "must_match"}
+FLAGS = {"IGNORECASE": re.I, "I": re.I, "MULTILINE": re.M, "M": re.M, "DOTALL": re.S, "S": re.S,
+         "VERBOSE": re.X, "X": re.X, "ASCII": re.A, "A": re.A}
+
+
+def check(spec: dict) -> list[tuple[str | None, str]]:
+    problems = [(k, f"unknown field; allowed: {', '.join(sorted(_FIELDS))}") for k in spec
+                if k not in _FIELDS]
+    flags = spec.get("flags", [])
+    if isinstance(flags, str):
+        flags = [flags]
+    if not isinstance(flags, list) or any(f not in FLAGS for f in flags):
+        problems.append(("flags", "flags is a list of IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII"))
+    pattern = spec.get("pattern")
+    if not isinstance(pattern, str) or not pattern:
+        problems.append(("pattern", "write the regular expression as a string, e.g. pattern: '^\\d+$'"))
+    elif not problems or problems[-1][0] != "flags":
+        try:
+            compile_spec(spec)
+        except re.error as exc:
+            problems.append(("pattern", f"does not compile: {exc}"))
+    for key in ("fullmatch", "must_match"):
+        if not isinstance(spec.get(key, False), bool):
+            problems.append((key, f"{key} is true or false"))
+    return problems
+
+
+def compile_spec(spec: dict) -> re.Pattern:
+    flags = spec.get("flags", [])
+    value = 0
+    for name in [flags] if isinstance(flags, str) else flags:
+        value |= FLAGS[name]
+    return re.compile(spec["pattern"], value)
+
+
+def grade(case, response) -> Grade:
+    spec = case.grader
+    answer = clean_answer(response.content)
+    if not answer:
+        return Grade(False, "empty response")
+    pattern = compile_spec(spec)
+    match = pattern.fullmatch(answer) if spec.get("fullmatch", False) else pattern.search(answer)
+    must = spec.get("must_match", True)
+    details = {"matched": match.group(0)[:200] if match else None}
+    if match and not must:
+        return Grade(False, f"matches /{spec['pattern']}/ (must not): \"{match.group(0)[:60]}\"",
+                     answer=answer, details=details)
+    if not match and must:
+        how = "does not fully match" if spec.get("fullmatch", False) else "no match for"
+        return Grade(False, f"{how} /{spec['pattern']}/", answer=answer, details=details)
+    return Grade(True, "", answer=answer, details=details)

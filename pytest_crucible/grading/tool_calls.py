@@ -1,0 +1,278 @@
+"""tool_calls: the structured tool calls of one reply, checked like an abstract syntax tree.
+
+    grader: {type: tool_calls, calls: [{name: get_weather, arguments: {city: Paris, unit: celsius}}],
+             order: any, allow_extra: false, forbidden: [delete_file], arguments_match: subset,
+             strings: normal, expect_no_call: false, answer: {...}}
+
+- `calls`: the expected calls. A call without `arguments` is matched on its name alone. A wanted value
+  may be a matcher (graders/matchers.py): {one_of: [...]}, {set: [...]}, {contains: text}, or
+  {optional: [...]} for an argument that may be left out (what an imported benchmark lists as possible).
+- `order: strict` needs them in the given order; `any` accepts any order.
+- `allow_extra: false` needs exactly as many calls as expected; true lets other calls in.
+- `arguments_match: subset` lets the model add arguments; `exact` does not.
+- `forbidden`: calling any of these fails, whatever else happened.
+- `expect_no_call: true`: passes only when no tool is called; `answer` (the trace grader's answer checks:
+  all, any, forbidden, values, decoys, json, max_words, grounded) then grades what the reply says, so a
+  refusal or a reply about something else fails.
+- `strings: loose` compares strings on their letters and digits only ("San Francisco, CA" ==
+  "san francisco ca"); `normal` (the default) ignores case, surrounding and repeated blanks.
+
+Every call's arguments must be a JSON object. When the case defines tools, every call must be to one of
+them and its arguments must satisfy that tool's JSON schema (required arguments, types, enums): a
+call the tool itself would refuse is wrong whatever the expected values say. Other values: numbers
+compare numerically (1 == 1.0) but never equal a string ("3" != 3), booleans and null are themselves.
+"""
+
+from __future__ import annotations
+
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.grading import matchers
+from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.extract import strip_reasoning
+from pytest_crucible.grading.trace import answer_problems, answer_spec_problems
+
+_FIELDS = {"type", "calls", "order", "allow_extra", "forbidden", "arguments_match", "expect_no_call", "answer",
+           "strings"}
+
+
+def check(spec: dict) -> list[tuple[str | None, str]]:
+    problems = [(k, f"unknown field; allowed: {', '.join(sorted(_FIELDS))}") for k in spec
+                if k not in _FIELDS]
+    calls = spec.get("calls", [])
+    no_call = spec.get("expect_no_call", False)
+    if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
+                                              and c["name"].strip() for c in calls):
+        problems.append(("calls", "calls is a list of {name, arguments}, e.g. "
+                                  "[{name: get_weather, arguments: {city: Paris}}]"))
+        calls = []
+    for i, c in enumerate(calls):
+        extra = set(c) - {"name", "arguments"}
+        if extra:
+            problems.append((f"calls[{i}].{sorted(extra)[0]}", "a call has only name and arguments"))
+        if "arguments" in c and not isinstance(c["arguments"], dict):
+            problems.append((f"calls[{i}].arguments", "arguments is a mapping of argument names to values"))
+        elif "arguments" in c:
+            bad = _matcher_problem(c["arguments"])
+            if bad:
+                problems.append((f"calls[{i}].arguments", bad))
+    if not isinstance(no_call, bool):
+        problems.append(("expect_no_call", "expect_no_call is true or false"))
+    elif no_call and calls:
+        problems.append(("calls", "expect_no_call: true means no calls are expected; remove calls"))
+    elif not no_call and not calls:
+        problems.append(("calls", "list the expected calls, or set expect_no_call: true"))
+    if "answer" in spec:
+        if no_call is not True:
+            problems.append(("answer", "answer grades the text of a reply that must call no tool: set "
+                                       "expect_no_call: true (calls are graded by calls)"))
+        elif not isinstance(spec["answer"], dict) or not spec["answer"]:
+            problems.append(("answer", "answer says what the reply must hold, e.g. {all: [...], forbidden: [...]}"))
+        else:
+            problems += answer_spec_problems(spec["answer"])
+    if spec.get("order", "any") not in ("any", "strict"):
+        problems.append(("order", "order is any or strict"))
+    if spec.get("arguments_match", "subset") not in ("subset", "exact"):
+        problems.append(("arguments_match", "arguments_match is subset or exact"))
+    if spec.get("strings", "normal") not in ("normal", "loose"):
+        problems.append(("strings", "strings is normal or loose"))
+    if not isinstance(spec.get("allow_extra", False), bool):
+        problems.append(("allow_extra", "allow_extra is true or false"))
+    forbidden = spec.get("forbidden", [])
+    if not isinstance(forbidden, list) or not all(isinstance(f, str) for f in forbidden):
+        problems.append(("forbidden", "forbidden is a list of tool names"))
+    elif any(c.get("name") in forbidden for c in calls):
+        problems.append(("forbidden", "a tool cannot be both expected and forbidden"))
+    return problems
+
+
+def _matcher_problem(value) -> str | None:
+    if matchers.is_matcher(value):
+        found = matchers.problem(value)
+        if found:
+            return found
+        value = next(iter(value.values()))
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return next((p for p in map(_matcher_problem, items) if p), None)
+
+
+# ------------------------------------------------------------------------------------------ values
+
+def _letters_and_digits(text: str) -> str:
+    return "".join(ch for ch in matchers.fold(text) if ch.isalnum())
+
+
+def comparer(spec: dict) -> matchers.Same:
+    """How two plain values compare under this spec (see the module docstring)."""
+    text = _letters_and_digits if spec.get("strings", "normal") == "loose" else matchers.fold
+
+    def same(got, want) -> bool:
+        if isinstance(want, bool) or want is None:
+            return got is want
+        if isinstance(want, (int, float)):
+            return isinstance(got, (int, float)) and not isinstance(got, bool) and got == want
+        if isinstance(want, str):
+            return isinstance(got, str) and text(got) == text(want)
+        return got == want
+
+    return same
+
+
+def argument_problem(path: str, got, want, exact: bool, same: matchers.Same) -> str | None:
+    """Why `got` does not satisfy `want`, or None when it does."""
+    if isinstance(want, dict) and not matchers.is_matcher(want) and isinstance(got, dict):
+        for key, value in want.items():
+            if key not in got:
+                if matchers.may_be_absent(value):
+                    continue
+                return f"{path}.{key} missing"
+            problem = argument_problem(f"{path}.{key}", got[key], value, exact, same)
+            if problem:
+                return problem
+        extra = [k for k in got if k not in want]
+        if exact and extra:
+            return f"{path}.{extra[0]} not expected"
+        return None
+    if matchers.fits(got, want, same, exact=exact):
+        return None
+    return f"{path} = {matchers.show(got)}, expected {matchers.describe(want)}"
+
+
+def call_problem(expected: dict, name: str, args, exact: bool, same: matchers.Same) -> str | None:
+    if name != expected["name"]:
+        return f"called {name}, expected {expected['name']}"
+    if "arguments" not in expected:
+        return None
+    return argument_problem(name, args, expected["arguments"], exact, same)
+
+
+# ------------------------------------------------------------------------------------------ schema
+
+def schema_problem(tool: dict, args: dict) -> str | None:
+    """Why a tool (an OpenAI function tool) would refuse these arguments under its JSON schema."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError, UnknownType, best_match
+
+    fn = tool["function"]
+    schema = fn.get("parameters") or {"type": "object"}
+    try:
+        error = best_match(Draft202012Validator(schema).iter_errors(args))
+    except (SchemaError, UnknownType) as exc:
+        raise CaseError(f"the parameters of tool {fn['name']} are not a valid JSON schema: "
+                        f"{str(exc).splitlines()[0]}") from None
+    if error is None:
+        return None
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    message = " ".join(error.message.split())
+    return f"{fn['name']}{where}: {message if len(message) <= 120 else message[:117] + '...'}"
+
+
+def tool_schema_problem(tool: dict) -> str | None:
+    """Why a tool's parameters are not a JSON schema the grader can check calls against."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(tool["function"].get("parameters") or {"type": "object"})
+    except SchemaError as exc:
+        return f"the parameters of tool {tool['function']['name']} are not a valid JSON schema: {exc.message}"
+    return None
+
+
+# ------------------------------------------------------------------------------------------ grade
+
+def _match_strict(expected, actual, exact: bool, same) -> list[int | None]:
+    """Leftmost in-order matching (optimal for subsequences)."""
+    out, start = [], 0
+    for e in expected:
+        j = next((j for j in range(start, len(actual))
+                  if call_problem(e, *actual[j], exact, same) is None), None)
+        out.append(j)
+        if j is not None:
+            start = j + 1
+    return out
+
+
+def _diagnose(e: dict, actual, used: set[int], exact: bool, same) -> str:
+    same_name = [j for j, (n, _) in enumerate(actual) if n == e["name"]]
+    if not same_name:
+        return f"no call to {e['name']} (called {', '.join(n for n, _ in actual)})"
+    j = next((j for j in same_name if j not in used), same_name[0])
+    return call_problem(e, *actual[j], exact, same) or f"{e['name']} called fewer times than expected"
+
+
+def _no_call_grade(case, response, details: dict) -> Grade:
+    text = strip_reasoning(response.content or "").strip()
+    spec = case.grader.get("answer")
+    if spec:
+        sources = "\n".join(str(m.get("content") or "") for m in case.messages)
+        problems = answer_problems(spec, text, sources)
+        if problems:
+            more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+            return Grade(False, problems[0] + more, answer=text[:500], details={**details, "problems": problems})
+    return Grade(True, "", answer=text[:500], details=details)
+
+
+def grade(case, response) -> Grade:
+    spec = case.grader
+    made = response.tool_calls or []
+    summary = "; ".join(f"{c.name}({c.arguments})" for c in made) or None
+    details = {"calls": [{"name": c.name, "arguments": c.arguments} for c in made]}
+    if not made and not strip_reasoning(response.content or "").strip():
+        return Grade(False, "empty response", details=details)
+    if spec.get("expect_no_call", False):
+        if made:
+            return Grade(False, f"called {made[0].name} (expected no tool call)", answer=summary,
+                         details=details)
+        return _no_call_grade(case, response, details)
+
+    def fail(reason: str) -> Grade:
+        return Grade(False, reason, answer=summary, details=details)
+
+    forbidden = set(spec.get("forbidden", []))
+    hit = next((c.name for c in made if c.name.strip() in forbidden), None)
+    if hit:
+        return fail(f"called {hit} (forbidden)")
+    offered = {t["function"]["name"]: t for t in case.tools if isinstance(t.get("function"), dict)}
+    actual = []
+    for c in made:
+        name, args = c.name.strip(), c.parsed_arguments()
+        if args is None:
+            return fail(f"arguments of {name} are not valid JSON")
+        if not isinstance(args, dict):
+            return fail(f"arguments of {name} are not a JSON object")
+        if offered:
+            if name not in offered:
+                return fail(f"called {name}, which is not among the offered tools")
+            problem = schema_problem(offered[name], args)
+            if problem:
+                return fail(problem)
+        actual.append((name, args))
+
+    expected = spec["calls"]
+    allow_extra = spec.get("allow_extra", False)
+    if len(actual) < len(expected) or (not allow_extra and len(actual) != len(expected)):
+        text = " (answered in text instead)" if not actual else ""
+        return fail(f"{len(actual)} calls, expected {len(expected)}{text}")
+    exact = spec.get("arguments_match", "subset") == "exact"
+    same = comparer(spec)
+    if spec.get("order", "any") == "strict":
+        if not allow_extra:  # pairwise: the i-th call must be the i-th expected
+            for e, (n, a) in zip(expected, actual):
+                problem = call_problem(e, n, a, exact, same)
+                if problem:
+                    return fail(problem)
+            return Grade(True, "", answer=summary, details=details)
+        matched = _match_strict(expected, actual, exact, same)
+    else:
+        matched = matchers.assign([[call_problem(e, n, a, exact, same) is None for n, a in actual]
+                                   for e in expected])
+    missing = [i for i, j in enumerate(matched) if j is None]
+    if missing:
+        used = {j for j in matched if j is not None}
+        if spec.get("order", "any") == "strict" and all(
+                any(call_problem(expected[i], n, a, exact, same) is None for n, a in actual) for i in missing):
+            return fail("calls made out of order")
+        reason = _diagnose(expected[missing[0]], actual, used, exact, same)
+        more = f" ({len(missing)} of {len(expected)} expected calls unmatched)" if len(missing) > 1 else ""
+        return fail(reason + more)
+    return Grade(True, "", answer=summary, details=details)

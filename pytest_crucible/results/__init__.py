@@ -1,0 +1,1 @@
+"""Results (layer 4): the one row schema, the append-only store, the runs in a results folder."""

@@ -1,0 +1,225 @@
+"""The result row: one typed record per item (case x model x repeat), built here and nowhere else.
+
+`Row.begin()` is the one constructor; the item kinds fill in the outcome and what the model sent. A row
+travels as `to_dict()` (rows.jsonl, xdist reports, --json-report metadata) and comes back with
+`from_dict()`, which is what report.py and the speed summary read. `resume_key` names the observation a
+finished row stands for: a resumed run never asks it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+OUTCOMES = ("passed", "failed", "error", "skipped")
+BUG_PREFIX = "crucible bug: "
+COST_CAP_PREFIX = "cost cap $"  # the reason of an item skipped because the run's money ran out
+
+
+def max_tokens_for(case, model) -> int:
+    return min(case.max_tokens, model.max_tokens) if model.max_tokens else case.max_tokens
+
+
+def reasoning_budget_for(case, model) -> int | None:
+    """Reasoning tokens on top of the answer budget: the case's and the model's, the smaller when both
+    are set (the model's caps the case's, as for max_tokens)."""
+    budgets = [b for b in (case.reasoning_budget, model.reasoning_budget) if b]
+    return min(budgets) if budgets else None
+
+
+def request_params(case, model) -> dict:
+    """Sampling parameters of the request: the model's defaults, the case's on top."""
+    params = dict(model.params)
+    params.update(case.params)
+    return params
+
+
+def asked_params(case, model) -> dict:
+    """What a row says was asked: the answer budget, the reasoning budget and thinking setting of a thinking
+    model (only when set, so rows of other models keep their resume keys), and sampling parameters."""
+    params: dict = {"max_tokens": max_tokens_for(case, model)}
+    budget = reasoning_budget_for(case, model)
+    if budget and model.thinking is not False:
+        params["reasoning_budget"] = budget
+    if model.thinking != "auto":
+        params["thinking"] = model.thinking
+    params.update(request_params(case, model))
+    return params
+
+
+@dataclass(kw_only=True)
+class Row:
+    # what was asked: set by begin()
+    run_id: str | None
+    model: str
+    model_id: str
+    provider: str
+    case_id: str
+    category: str
+    difficulty: str
+    tags: list[str]
+    family: str
+    case_hash: str
+    seed: int | None                  # the run's case-family seed; None: case.DEFAULT_SEED
+    repeat: int
+    kind: str = ""                    # the item kind that ran it (accuracy, multi_turn, speed, ...; "check":
+                                      # a user's own test)
+    started_at: str = ""              # when asking began (set again once the endpoint's lock is held)
+    params: dict = field(default_factory=dict)   # max_tokens and sampling parameters sent
+    # the outcome
+    outcome: str | None = None        # passed / failed / error / skipped
+    reason: str = ""
+    answer: Any = None                # what the grader read as the answer
+    grade_details: dict | None = None
+    # what came back
+    answer_text: str = ""
+    reasoning: str = ""
+    tool_calls: list[dict] = field(default_factory=list)
+    finish_reason: str | None = None
+    truncated: str | None = None      # None, "reasoning" or "answer": where a reply cut off by the limit stopped
+    served_model: str | None = None
+    backend: dict = field(default_factory=dict)  # {model, system_fingerprint, server} as the endpoint reported them
+    attempts: int = 0                 # requests made for this row, retries included
+    retries: int = 0
+    waits_s: float = 0.0              # seconds waited on rate limits and before retries
+    timings: dict = field(default_factory=dict)
+    tokens: dict = field(default_factory=dict)
+    cost_usd: float = 0.0
+    turns: list[dict] = field(default_factory=list)  # per-request {timings, tokens} of an item that asked
+                                                     # several times (a multi-turn loop, a user's check)
+    trace: dict | None = None         # multi-turn items: every turn's text and tool results, the final state
+    speed: dict | None = None         # speed items: plan, samples, summary, plausibility
+    wall_s: float | None = None
+    # judged cases: the judge's verdict {model, verdict, reasons, points, tokens, cost_usd, cached}
+    judge: dict | None = None
+    # `crucible recover`: how this row re-asked an item cut off in its reasoning {how, max_tokens, replaces}
+    recovered: dict | None = None
+
+    @classmethod
+    def begin(cls, case, model, repeat: int = 1, *, run_id: str | None = None, seed: int | None = None) -> "Row":
+        """The row of one item before anything is asked: what is asked, of whom, with which parameters."""
+        return cls(
+            run_id=run_id, model=model.name, model_id=model.model_id,
+            provider=model.provider.name if model.provider else "local",
+            case_id=case.id, category=case.category, difficulty=case.difficulty, tags=list(case.tags),
+            family=case.family, case_hash=case.content_hash, seed=seed, repeat=repeat,
+            started_at=now_iso(),
+            params=asked_params(case, model))
+
+    # -- filling in -------------------------------------------------------------------------------
+    def record_response(self, response, model) -> None:
+        """What one reply carried: text, reasoning, tool calls, tokens, timings, cost, backend."""
+        from pytest_crucible.results.request_metrics import request_metrics
+        usage = response.usage
+        self.answer_text = response.content
+        self.reasoning = response.reasoning
+        self.tool_calls = [{"name": c.name, "arguments": c.arguments} for c in response.tool_calls]
+        self.finish_reason = response.finish_reason
+        self.truncated = response.cut_off
+        self.served_model = response.model
+        self.backend = {"model": response.model, "system_fingerprint": response.system_fingerprint,
+                        "server": response.server}
+        self.attempts = response.attempts
+        self.retries = max(0, response.attempts - 1)
+        self.waits_s = round(response.waits_s, 4)
+        self.timings = request_metrics(response)
+        self.tokens = token_counts(usage)
+        self.cost_usd = round(model.cost(usage.prompt_tokens, usage.completion_tokens), 8)
+
+    def record_responses(self, responses, model) -> None:
+        """What several requests of one item carried (a multi-turn loop's turns, a user's check's asks):
+        the last reply as `record_response` records it (its text and timings), each request's timings and
+        tokens in `turns`, and tokens, cost, attempts and waits added up over all of them."""
+        from pytest_crucible.results.request_metrics import request_metrics
+        if not responses:
+            return
+        self.record_response(responses[-1], model)
+        self.turns = [{"timings": request_metrics(r), "tokens": token_counts(r.usage)} for r in responses]
+        counts = [turn["tokens"] for turn in self.turns]
+
+        def total(key: str):
+            values = [c[key] for c in counts]
+            return None if all(v is None for v in values) else sum(v or 0 for v in values)
+
+        self.tokens = {key: total(key) for key in ("prompt", "completion", "reasoning", "cached")}
+        self.tokens["estimated"] = any(c["estimated"] for c in counts)
+        self.cost_usd = round(sum(model.cost(r.usage.prompt_tokens, r.usage.completion_tokens)
+                                  for r in responses), 8)
+        self.attempts = sum(r.attempts for r in responses)
+        self.retries = sum(max(0, r.attempts - 1) for r in responses)
+        self.waits_s = round(sum(r.waits_s for r in responses), 4)
+
+    def settle(self, outcome: str, reason: str = "") -> "Row":
+        if outcome not in OUTCOMES:
+            raise ValueError(f"unknown outcome {outcome!r}")
+        self.outcome, self.reason = outcome, reason
+        return self
+
+    # -- identity ---------------------------------------------------------------------------------
+    @property
+    def resume_key(self) -> str:
+        """(model, case content hash, request params, repeat): the same question asked the same way."""
+        return resume_key(self.model, self.case_hash or self.case_id, self.params, self.repeat)
+
+    @property
+    def final(self) -> bool:
+        """Whether a resumed run keeps this row: not an error (infrastructure may work now) and not a
+        cost-cap skip (the next run may have money left)."""
+        if self.outcome == "skipped":
+            return not self.reason.startswith(COST_CAP_PREFIX)
+        return self.outcome in ("passed", "failed")
+
+    # -- serialisation ----------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Row":
+        """A row read back (rows.jsonl, an xdist report). Fields this version does not know are dropped;
+        fields an older row lacks take their defaults."""
+        known = _field_names(cls)
+        values = {k: v for k, v in data.items() if k in known}
+        for name in ("run_id", "model", "model_id", "provider", "case_id", "category", "difficulty", "family",
+                     "case_hash", "seed"):
+            values.setdefault(name, None if name in ("run_id", "seed") else "")
+        values.setdefault("tags", [])
+        values.setdefault("repeat", 1)
+        return cls(**values)
+
+
+@functools.cache
+def _field_names(cls) -> frozenset[str]:
+    """Computed once: `crucible compare` reads tens of thousands of rows."""
+    return frozenset(f.name for f in dataclasses.fields(cls))
+
+
+def token_counts(usage) -> dict:
+    return {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
+            "reasoning": usage.reasoning_tokens, "cached": usage.cached_tokens, "estimated": usage.estimated}
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def resume_key(model: str, case_hash: str, params: dict, repeat: int) -> str:
+    return json.dumps([model, case_hash, params, repeat], sort_keys=True, default=str)
+
+
+def as_rows(rows) -> list[Row]:
+    return [r if isinstance(r, Row) else Row.from_dict(r) for r in rows]
+
+
+def latest_rows(rows) -> list[Row]:
+    """One row per item (model, case id, repeat), the latest: a resumed run appends new rows for items
+    that ended in an error before or whose case changed since, and those replace the old rows."""
+    by_item: dict[tuple, Row] = {}
+    for row in as_rows(rows):
+        item = (row.model, row.case_id, row.repeat)
+        by_item.pop(item, None)  # re-inserted: the order is that of the latest rows
+        by_item[item] = row
+    return list(by_item.values())

@@ -1,0 +1,150 @@
+"""The runs in a results folder, as `crucible gui` lists and follows them (reads only, never writes).
+
+A run folder is a child of the results folder holding rows.jsonl. Its state: `finished` once report.json
+is at least as new as rows.jsonl, `running` while the process named in its meta is alive on this host
+(or, with no pid to ask, while rows.jsonl changed in the last RECENT_S seconds), else `incomplete` (it
+stopped before writing its report).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pytest_crucible.results.row import OUTCOMES, latest_rows
+from pytest_crucible.results.store import ROWS_FILE, read_rows, run_meta
+
+REPORT_FILE = "report.json"
+RECENT_S = 120
+RUN_ID_TIME = re.compile(r"^(\d{8}-\d{6})")
+
+
+@dataclass
+class RunSummary:
+    """One line of the run list."""
+    run_id: str
+    path: Path
+    started: str
+    models: list[str]
+    profile: str
+    state: str
+    counts: dict = field(default_factory=dict)  # passed, failed, error, skipped
+
+    @property
+    def rate(self) -> float | None:
+        n = self.counts.get("passed", 0) + self.counts.get("failed", 0)
+        return self.counts.get("passed", 0) / n if n else None
+
+
+def run_state(run_dir: Path, meta: dict) -> str:
+    rows, report = run_dir / ROWS_FILE, run_dir / REPORT_FILE
+    rows_mtime = rows.stat().st_mtime
+    if report.is_file() and report.stat().st_mtime >= rows_mtime:
+        return "finished"
+    pid, host = meta.get("pid"), meta.get("host")
+    if isinstance(pid, int) and pid > 0 and host == platform.node():
+        return "running" if _alive(pid) else "incomplete"
+    return "running" if time.time() - rows_mtime < RECENT_S else "incomplete"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    return True
+
+
+def _started(run_dir: Path) -> str:
+    match = RUN_ID_TIME.match(run_dir.name)
+    if match:
+        stamp = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S").replace(tzinfo=timezone.utc)
+    else:
+        stamp = datetime.fromtimestamp((run_dir / ROWS_FILE).stat().st_mtime, tz=timezone.utc)
+    return stamp.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _counts(run_dir: Path, state: str) -> tuple[dict, list[str]]:
+    """Outcome counts and models: from report.json when the run finished, else from the rows so far."""
+    if state == "finished":
+        try:
+            models = json.loads((run_dir / REPORT_FILE).read_text(encoding="utf-8"))["models"]
+            counts = {o: 0 for o in OUTCOMES}
+            for m in models.values():
+                for tally in m["categories"].values():
+                    counts["passed"] += tally["passed"]
+                    counts["failed"] += tally["failed"]
+                    counts["error"] += tally["errors"]
+                    counts["skipped"] += tally.get("skipped", 0)
+            return counts, sorted(models)
+        except (OSError, KeyError, TypeError, json.JSONDecodeError):
+            pass  # a report from another version: count the rows
+    counts = {o: 0 for o in OUTCOMES}
+    models: set[str] = set()
+    for row in latest_rows(read_rows(run_dir)):  # a resumed run's re-asked items count once
+        counts[row.outcome if row.outcome in OUTCOMES else "error"] += 1
+        models.add(row.model)
+    return counts, sorted(models)
+
+
+def is_run_dir(path: Path) -> bool:
+    return (path / ROWS_FILE).is_file()
+
+
+def list_runs(results_dir: Path) -> list[RunSummary]:
+    """Every run folder under `results_dir`, newest first (`latest` is a pointer, not a run)."""
+    out = []
+    for child in Path(results_dir).iterdir() if Path(results_dir).is_dir() else ():
+        if child.name == "latest" or child.is_symlink() or not child.is_dir() or not is_run_dir(child):
+            continue
+        meta = run_meta(child)
+        state = run_state(child, meta)
+        counts, models = _counts(child, state)
+        meta_models = list(meta.get("models") or [])
+        out.append(RunSummary(run_id=child.name, path=child, started=_started(child),
+                              models=meta_models or models, profile=str(meta.get("profile") or "full"),
+                              state=state, counts=counts))
+    out.sort(key=lambda r: ((r.path / ROWS_FILE).stat().st_mtime, r.run_id), reverse=True)
+    return out
+
+
+def find_run(results_dir: Path, run_id: str) -> Path | None:
+    """The run folder named `run_id` directly under `results_dir`, or None: a name, never a path."""
+    if not run_id or run_id in (".", "..") or "/" in run_id or "\\" in run_id or run_id == "latest":
+        return None
+    path = Path(results_dir) / run_id
+    return path if path.is_dir() and not path.is_symlink() and is_run_dir(path) else None
+
+
+def read_new_rows(path: Path, offset: int, max_bytes: int = 1 << 20) -> list[tuple[int, dict]]:
+    """Rows appended to a rows.jsonl since byte `offset`, each with the offset just past its line (where
+    the next read starts). A line still being written is left for the next call; a torn line (a crash)
+    is skipped."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            data = fh.read(max_bytes)
+            while data and b"\n" not in data:  # one line longer than max_bytes: read on to its end
+                more = fh.read(max_bytes)
+                if not more:
+                    break
+                data += more
+    except FileNotFoundError:
+        return []
+    out = []
+    start = 0
+    while (end := data.find(b"\n", start)) >= 0:
+        try:
+            out.append((offset + end + 1, json.loads(data[start:end])))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            pass
+        start = end + 1
+    return out

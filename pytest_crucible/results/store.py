@@ -1,0 +1,124 @@
+"""Append-only result rows (JSONL), one per item, flushed as the item ends; the run folder a resume continues."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pytest_crucible.common.errors import CrucibleError
+
+ROWS_FILE = "rows.jsonl"
+META_FILE = "meta.json"  # the run's settings and models, written as the run starts
+HTML_FILE = "report.html"
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+class RunStore:
+    """One run's folder: `<out>/<run-id>/rows.jsonl`, with `<out>/latest` pointing at it."""
+
+    def __init__(self, out_dir: str | os.PathLike, run_id: str | None = None):
+        self.run_id = run_id or new_run_id()
+        self.out_dir = Path(out_dir)
+        self.run_dir = self.out_dir / self.run_id
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.rows_path = self.run_dir / ROWS_FILE
+        self._file = open(self.rows_path, "a+b")
+        self._end_torn_line()
+        self.meta: dict = {"run_id": self.run_id}
+        self._point_latest()
+
+    def _point_latest(self) -> None:
+        latest = self.out_dir / "latest"
+        tmp = self.out_dir / f".latest-{os.getpid()}"
+        try:
+            if tmp.is_symlink() or tmp.exists():
+                tmp.unlink()
+            tmp.symlink_to(self.run_id, target_is_directory=True)
+            os.replace(tmp, latest)  # atomic: a reader never sees a missing `latest`
+        except OSError:
+            # Filesystems without symlinks get a text file naming the run.
+            (self.out_dir / "latest.txt").write_text(self.run_id + "\n", encoding="utf-8")
+
+    def write_meta(self, meta: dict) -> None:
+        self.meta = meta
+        tmp = self.run_dir / f".{META_FILE}.tmp"
+        tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, self.run_dir / META_FILE)
+
+    def _end_torn_line(self) -> None:
+        """A run killed mid-write left half a line: end it, so the next row starts on a line of its own
+        (readers skip the torn one)."""
+        self._file.seek(0, os.SEEK_END)
+        if self._file.tell():
+            self._file.seek(-1, os.SEEK_END)
+            if self._file.read(1) != b"\n":
+                self._file.write(b"\n")
+
+    def append(self, row) -> None:
+        """Append one row (a row.Row) and sync it to disk."""
+        self._file.write((json.dumps(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
+        self._file.flush()
+        os.fsync(self._file.fileno())  # a crash must not lose an item that already ended
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+
+def resolve_run_dir(out_dir: str | os.PathLike, given: str) -> Path:
+    """The run folder to resume: `latest` under `out_dir` (the default), or a run folder given by path."""
+    out_dir = Path(out_dir)
+    if given == "latest":
+        latest = out_dir / "latest"
+        if latest.is_dir():
+            path = latest.resolve()
+        elif (out_dir / "latest.txt").is_file():
+            path = out_dir / (out_dir / "latest.txt").read_text(encoding="utf-8").strip()
+        else:
+            raise CrucibleError(f"--crucible-resume: no run to continue in {out_dir} (no {latest}); "
+                                "name one with --crucible-resume RUN_DIR")
+    else:
+        path = Path(given).resolve()
+    if not (path / ROWS_FILE).is_file():
+        raise CrucibleError(f"--crucible-resume: {path} is not a run folder (no {ROWS_FILE} in it)")
+    return path
+
+
+def read_rows(path: str | os.PathLike) -> list[dict]:
+    """Rows of a run; a half-written last line (the run crashed mid-write) is ignored."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / ROWS_FILE
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return rows
+
+
+def read_meta(run_dir: str | os.PathLike) -> dict | None:
+    """The meta a run wrote as it started, or None (a run of an older version)."""
+    path = Path(run_dir) / META_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def run_meta(run_dir: str | os.PathLike) -> dict:
+    """A run's meta: meta.json (written as it started, so there after a crash), else the meta in its
+    report.json (older versions), else just its id."""
+    run_dir = Path(run_dir)
+    meta = read_meta(run_dir)
+    if meta is None and (run_dir / "report.json").is_file():
+        meta = json.loads((run_dir / "report.json").read_text(encoding="utf-8")).get("meta")
+    return meta or {"run_id": run_dir.resolve().name}

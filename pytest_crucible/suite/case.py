@@ -1,0 +1,466 @@
+"""Case schema: YAML and Python case files become validated `Case` objects."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.common.yamlio import LineDict, load_yaml
+
+CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "prose", "speed")
+DIFFICULTIES = ("easy", "medium", "hard")
+# Tags that become pytest markers; any other tag is only a keyword for -k.
+MARKER_TAGS = ("judged", "smoke")
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$")
+DEFAULT_MAX_TOKENS = 4096
+# The seed case families use unless the user re-rolls them (--crucible-seed N, cases verify --seed N):
+# fixed, so two runs of one suite version ask the same questions.
+DEFAULT_SEED = 20261203
+
+YAML_SUFFIXES = (".cases.yaml", ".cases.yml")
+PYTHON_SUFFIX = "_cases.py"
+
+_FIELDS = {
+    "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
+    "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes", "family",
+    "simulation", "speed", "reasoning_budget",
+}
+# Request fields that `params` (a case's or a model's) may not set: the client sets them, or they would
+# change what one item is (several choices, another model). Each with what to write instead.
+REFUSED_PARAMS = {
+    "stream": "every request is streamed; remove it",
+    "stream_options": "the client asks for usage itself; remove it",
+    "n": "one item is one answer; use --crucible-repeats N to ask several times",
+    "model": "the model comes from --models and models.yaml (model_id)",
+    "messages": "write prompt: or messages: on the case",
+    "max_tokens": "write max_tokens: on the case (or on the model in models.yaml)",
+    "max_completion_tokens": "write max_tokens: on the case (or on the model in models.yaml)",
+    "tools": "write tools: on the case",
+    "tool_choice": "write tool_choice: on the case",
+}
+
+
+def refused_params(params: dict) -> list[tuple[str, str]]:
+    """(key, what to write instead) for every field of `params` that a request may not take from it."""
+    return [(key, REFUSED_PARAMS[key]) for key in params if key in REFUSED_PARAMS]
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    category: str
+    difficulty: str
+    messages: tuple[dict, ...]
+    grader: dict
+    tools: tuple[dict, ...] = ()
+    tool_choice: Any = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    params: dict = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+    timeout_s: float | None = None
+    min_context: int | None = None
+    verify: dict = field(default_factory=dict)
+    title: str = ""
+    file: str = ""
+    line: int = 0
+    family: str = ""   # the generator a case came from (Python case files with cases(seed))
+    notes: str = ""    # why the case is as hard as its tier says (search space, steps, traps)
+    # simulated tools: the case is asked in turns through agent_loop (empty: one request)
+    simulation: dict = field(default_factory=dict)
+    speed: dict | None = None  # speed cases: the measurement plan {warmup, repeats, concurrency}
+    # tokens a thinking model may reason on top of max_tokens (the model's own budget caps it)
+    reasoning_budget: int | None = None
+
+    @property
+    def hard(self) -> bool:
+        return self.difficulty == "hard"
+
+    @property
+    def prompt_chars(self) -> int:
+        return sum(len(m.get("content") or "") for m in self.messages if isinstance(m.get("content"), str))
+
+    def markers(self) -> list[str]:
+        return [self.category, self.difficulty] + [t for t in self.tags if t in MARKER_TAGS]
+
+    @property
+    def content_hash(self) -> str:
+        """What the model is asked and how it is graded, hashed: a case whose question, tools, budget or
+        grader changed is a different case (resume and compare never match it to an old row)."""
+        asked = {"messages": self.messages, "tools": self.tools, "tool_choice": self.tool_choice,
+                 "max_tokens": self.max_tokens, "params": self.params, "grader": self.grader,
+                 "timeout_s": self.timeout_s}
+        if self.simulation:  # only when present: single-turn cases keep their hashes
+            asked["simulation"] = self.simulation
+        if self.speed is not None:
+            asked["speed"] = self.speed
+        if self.reasoning_budget is not None:
+            asked["reasoning_budget"] = self.reasoning_budget
+        text = json.dumps(asked, sort_keys=True, ensure_ascii=False, default=_hash_text)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _hash_text(value) -> str:
+    """What a value json cannot write stands for in a content hash: a simulation handler by its source
+    (its address would differ in every process)."""
+    if callable(value):
+        try:
+            return f"{getattr(value, '__qualname__', '')}:{inspect.getsource(value)}"
+        except (OSError, TypeError):
+            return getattr(value, "__qualname__", repr(type(value)))
+    return str(value)
+
+
+def is_case_file(path: Path) -> bool:
+    name = path.name
+    return name.endswith(YAML_SUFFIXES) or (name.endswith(PYTHON_SUFFIX) and not name.startswith("test_"))
+
+
+def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
+    """Load and validate every case in one file; raise CaseError naming file, line, case and field.
+
+    `seed` re-rolls the families of Python case files whose `cases(seed)` takes one (DEFAULT_SEED when
+    None); YAML files and seedless Python files are the same for every seed."""
+    path = Path(path)
+    if path.name.endswith(YAML_SUFFIXES):
+        raw = load_yaml(path, CaseError)
+        if isinstance(raw, dict) and "cases" in raw:
+            entries = raw["cases"]
+            defaults = {k: v for k, v in raw.items() if k != "cases"}
+        elif isinstance(raw, list):
+            entries, defaults = raw, {}
+        else:
+            raise CaseError("a case file holds a top-level 'cases:' list (or is itself a list of cases)",
+                            file=str(path), line=getattr(raw, "line", None))
+        if not isinstance(entries, list):
+            raise CaseError("'cases' must be a list of mappings", file=str(path),
+                            line=getattr(raw, "line_of", lambda k: None)("cases"), field="cases")
+        unknown_defaults = set(defaults) - {"category", "difficulty", "tags", "params", "max_tokens",
+                                            "system", "timeout_s", "reasoning_budget"}
+        first_line = None  # every YAML case has its own line
+        if unknown_defaults:
+            key = sorted(unknown_defaults)[0]
+            raise CaseError(f"unknown file-level key; allowed: category, difficulty, tags, params, "
+                            f"max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
+                            line=raw.line_of(key), field=key)
+    else:
+        (entries, first_line), defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
+    cases = [build_case(entry, path, defaults, default_line=first_line) for entry in entries]
+    check_unique_ids(cases)
+    return cases
+
+
+def _load_python_entries(path: Path, seed: int) -> tuple[list, int | None]:
+    """The file's case mappings, and the line that made them (a generated case points at its generator)."""
+    module_name = f"_crucible_cases_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise CaseError("cannot import this Python case file", file=str(path))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's file failed to import: report where, not a traceback
+        raise CaseError(f"importing the file raised {type(exc).__name__}: {exc}", file=str(path),
+                        line=_line_in(exc, path)) from None
+    finally:
+        sys.modules.pop(module_name, None)
+    if hasattr(module, "cases") and callable(module.cases):
+        try:
+            entries = module.cases(seed) if inspect.signature(module.cases).parameters else module.cases()
+        except CaseError:
+            raise
+        except Exception as exc:  # a family's generator broke: say where, not a traceback
+            raise CaseError(f"cases({seed}) raised {type(exc).__name__}: {exc}", file=str(path),
+                            line=_line_in(exc, path)) from None
+        line = getattr(getattr(module.cases, "__code__", None), "co_firstlineno", None)
+    elif hasattr(module, "CASES"):
+        entries, line = module.CASES, None
+    else:
+        raise CaseError("a Python case file defines CASES (a list of case mappings) or a function "
+                        "cases() returning one", file=str(path))
+    return list(entries), line
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The deepest line of `path` in the exception's traceback."""
+    line, tb = None, exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_line: int | None = None) -> Case:
+    """Validate one raw mapping (from YAML or Python) into a Case; `default_line` is where a mapping
+    without a line of its own (a generated one) was made. A ready Case (a Python case file may build
+    them) is checked for what its constructor cannot know."""
+    if isinstance(entry, Case):
+        return _checked(entry)
+    file = str(path)
+    line = getattr(entry, "line", None) or default_line
+    if not isinstance(entry, dict):
+        raise CaseError(f"each case is a mapping with id, prompt and grader; got {type(entry).__name__}",
+                        file=file, line=line)
+    case_id = entry.get("id")
+
+    def fail(message: str, fld: str | None = None) -> CaseError:
+        at = _line_of_path(entry, fld) if fld else line
+        return CaseError(message, file=file, line=at, field=fld,
+                         case_id=case_id if isinstance(case_id, str) else None)
+
+    unknown = set(entry) - _FIELDS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise fail(f"unknown field; allowed fields are {', '.join(sorted(_FIELDS))}", key)
+    merged = dict(defaults or {})
+    merged.update(entry)
+
+    if not isinstance(case_id, str) or not ID_PATTERN.match(case_id):
+        raise fail("write an id of letters, digits, '.', '_' or '-' (at most 80), e.g. id: MA01-digit-sum",
+                   "id")
+
+    category = merged.get("category") or _category_from_path(path)
+    if category not in CATEGORIES:
+        raise fail(f"unknown category {category!r}; use one of {', '.join(CATEGORIES)} "
+                   "(or put the file in a folder named after the category)", "category")
+    difficulty = merged.get("difficulty")
+    if difficulty not in DIFFICULTIES:
+        raise fail(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}", "difficulty")
+
+    messages = _build_messages(merged, fail)
+    grader, speed = _grader_or_plan(merged, category, fail)
+
+    tools = merged.get("tools") or []
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise fail("tools must be a list of OpenAI tool definitions ({type: function, function: {...}})",
+                   "tools")
+    for tool in tools:
+        fn = tool.get("function")
+        if tool.get("type") != "function" or not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise fail("each tool needs type: function and function: {name, description, parameters}", "tools")
+
+    max_tokens = merged.get("max_tokens", DEFAULT_MAX_TOKENS)
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens <= 0:
+        raise fail(f"max_tokens must be a positive integer, got {max_tokens!r}", "max_tokens")
+    reasoning_budget = merged.get("reasoning_budget")
+    if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
+                                         or reasoning_budget <= 0):
+        raise fail(f"reasoning_budget must be a positive integer, got {reasoning_budget!r}", "reasoning_budget")
+    params = merged.get("params") or {}
+    if not isinstance(params, dict):
+        raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
+    for key, instead in refused_params(params):
+        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
+    tags = merged.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
+        raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
+    if grader.get("type") == "judge" and "judged" not in tags:
+        tags = [*tags, "judged"]
+    timeout_s = merged.get("timeout_s")
+    if timeout_s is not None and (not isinstance(timeout_s, (int, float)) or isinstance(timeout_s, bool)
+                                  or timeout_s <= 0):
+        raise fail("timeout_s must be a positive number of seconds", "timeout_s")
+    min_context = merged.get("min_context")
+    if min_context is not None and (not isinstance(min_context, int) or min_context <= 0):
+        raise fail("min_context must be a positive number of tokens", "min_context")
+    verify = merged.get("verify") or {}
+    if not isinstance(verify, dict):
+        raise fail("verify must be a mapping (solver, reference, wrong, ...)", "verify")
+    for key in ("family", "notes", "title"):
+        if not isinstance(merged.get(key) or "", str):
+            raise fail(f"{key} must be a string", key)
+    simulation = _check_simulation(merged, tools, grader, fail)
+
+    return Case(
+        id=case_id, category=category, difficulty=difficulty, messages=tuple(messages),
+        grader=_plain(grader), tools=tuple(_plain(t) for t in tools), tool_choice=merged.get("tool_choice"),
+        max_tokens=max_tokens, params=_plain(params), tags=tuple(dict.fromkeys(tags)),
+        timeout_s=float(timeout_s) if timeout_s is not None else None, min_context=min_context,
+        verify=_plain(verify), title=merged.get("title") or "", file=file, line=line or 0,
+        family=merged.get("family") or "", notes=merged.get("notes") or "",
+        simulation=_plain(simulation), speed=_plain(speed) if speed is not None else None,
+        reasoning_budget=reasoning_budget,
+    )
+
+
+def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
+    """A simulation (multi-turn tools, see agent_loop) goes with tools and the trace grader."""
+    simulation = merged.get("simulation")
+    if simulation is None:
+        if grader.get("type") == "trace":
+            raise fail("the trace grader grades a multi-turn run: add simulation: {tools: ...} "
+                       "(see pytest_crucible/suite/agent_loop.py)", "grader")
+        return {}
+    from pytest_crucible.suite.agent_loop import check_simulation
+    names = [t["function"]["name"] for t in tools]
+    for fld, message in check_simulation(simulation, names):
+        raise fail(message, f"simulation.{fld}" if fld else "simulation")
+    if not tools:
+        raise fail("a simulation answers tool calls: define the tools it simulates", "tools")
+    if grader.get("type") != "trace":
+        raise fail(f"a case with a simulation is graded on its whole trace: use grader type trace, "
+                   f"not {grader.get('type') or 'a speed plan'}", "grader")
+    if merged.get("tool_choice") == "required" or isinstance(merged.get("tool_choice"), dict):
+        raise fail("a multi-turn case cannot force a tool call on every turn (the model could never "
+                   "answer): leave tool_choice out or set it to auto", "tool_choice")
+    return simulation
+
+
+def _checked(case: Case) -> Case:
+    def fail(message: str, fld: str) -> CaseError:
+        return CaseError(message, file=case.file or None, line=case.line or None, field=fld, case_id=case.id)
+
+    for key, instead in refused_params(case.params):
+        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
+    if (case.speed is not None) != (case.category == "speed"):
+        raise fail("a speed case (category speed) has a speed plan and no grader; every other case a grader "
+                   "and no speed plan", "speed")
+    if case.speed is not None:
+        from pytest_crucible.suite.speed_plan import check_plan
+        for fld, message in check_plan(case.speed):
+            raise fail(message, f"speed.{fld}" if fld else "speed")
+    return case
+
+
+def _grader_or_plan(merged: dict, category: str, fail) -> tuple[dict, dict | None]:
+    """(grader, speed plan): a speed case carries a measurement plan and no grader; every other case a
+    grader and no plan."""
+    grader, plan = merged.get("grader"), merged.get("speed")
+    if category == "speed":
+        if grader is not None:
+            raise fail("a speed case is measured, not graded: remove grader: and give its plan as "
+                       "speed: {warmup, repeats, concurrency}", "grader")
+        plan = {} if plan is None else plan
+        if not isinstance(plan, dict):
+            raise fail("speed must be a mapping {warmup, repeats, concurrency}", "speed")
+        from pytest_crucible.suite.speed_plan import check_plan
+        for fld, message in check_plan(plan):
+            raise fail(message, f"speed.{fld}" if fld else "speed")
+        return {}, plan
+    if plan is not None:
+        raise fail(f"a speed plan belongs only on speed cases (this case is {category}); remove speed: or "
+                   "put the case in the speed category", "speed")
+    if isinstance(grader, str):
+        grader = {"type": grader}
+    if not isinstance(grader, dict) or not isinstance(grader.get("type"), str):
+        raise fail("write a grader mapping with a type, e.g. grader: {type: numeric, answer: 42}", "grader")
+    if grader["type"] == "speed":
+        raise fail("speed is not a grader: a speed case (category speed) gives its plan as speed: "
+                   "{warmup, repeats, concurrency}", "grader.type")
+    from pytest_crucible.grading import check_spec  # late import: graders import Case for typing only
+    for fld, message in check_spec(grader):
+        raise fail(message, f"grader.{fld}" if fld else "grader")
+    return grader, None
+
+
+def _line_of_path(node, dotted: str) -> int | None:
+    """Line of `a.b.c` inside nested YAML mappings: the deepest part that still has a line."""
+    line = getattr(node, "line", None)
+    for part in dotted.split("."):
+        if not isinstance(node, LineDict):
+            break
+        line = node.line_of(part)
+        node = node.get(part)
+    return line or None
+
+
+def _build_messages(merged: dict, fail) -> list[dict]:
+    prompt, messages, system = merged.get("prompt"), merged.get("messages"), merged.get("system")
+    if (prompt is None) == (messages is None):
+        raise fail("give exactly one of prompt (a string) or messages (a list of {role, content})", "prompt")
+    if prompt is not None:
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise fail("prompt must be a non-empty string", "prompt")
+        messages = [{"role": "user", "content": prompt}]
+    if not isinstance(messages, list) or not messages:
+        raise fail("messages must be a non-empty list of {role, content}", "messages")
+    out = []
+    for msg in messages:
+        if not isinstance(msg, dict) or msg.get("role") not in ("system", "user", "assistant", "tool"):
+            raise fail("each message needs role (system, user, assistant or tool) and content", "messages")
+        out.append(_plain(msg))
+    if system is not None:
+        if not isinstance(system, str):
+            raise fail("system must be a string", "system")
+        if out[0]["role"] != "system":
+            out.insert(0, {"role": "system", "content": system})
+    return out
+
+
+def _category_from_path(path: Path) -> str | None:
+    for part in reversed(path.parent.parts):
+        if part in CATEGORIES:
+            return part
+    return None
+
+
+def _plain(value):
+    """Strip line-tracking subclasses so cases pickle and compare as ordinary data."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def check_unique_ids(cases: list[Case]) -> None:
+    seen: dict[str, Case] = {}
+    for case in cases:
+        if case.id in seen:
+            first = seen[case.id]
+            raise CaseError(f"duplicate case id (first defined at {first.file}:{first.line}); ids must be "
+                            "unique across the suite", file=case.file, line=case.line, field="id",
+                            case_id=case.id)
+        seen[case.id] = case
+
+
+# ---------------------------------------------------------------- helpers for Python case files
+
+def function_tool(name: str, description: str, properties: dict | None = None,
+                  required: list[str] | None = None) -> dict:
+    """An OpenAI function-tool definition; `properties` maps argument names to JSON-schema types."""
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties or {}, "required": list(required or [])}}}
+
+
+def tool_turn(*calls: tuple[str, dict], content: str = "") -> dict:
+    """One scripted assistant turn that calls tools (verify.reference / verify.wrong scripts)."""
+    return {"content": content, "tool_calls": [{"name": name, "arguments": args} for name, args in calls]}
+
+
+def builtin_cases_dir() -> Path:
+    """The built-in suite: inside the installed wheel, or the repository's cases/ folder."""
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "builtin_cases"
+    return packaged if packaged.is_dir() else package.parent / "cases"
+
+
+def iter_case_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(f for f in p.rglob("*") if f.is_file() and is_case_file(f)))
+        elif p.is_file():
+            files.append(p)
+    return files
+
+
+def load_cases(paths: list[Path] | None = None, seed: int | None = None) -> list[Case]:
+    """All cases under the given paths (default: the built-in suite), ids checked unique across files."""
+    files = iter_case_files(paths or [builtin_cases_dir()])
+    cases = [c for f in files for c in load_case_file(f, seed)]
+    check_unique_ids(cases)
+    return cases

@@ -1,0 +1,304 @@
+"""BFCL (the Berkeley Function Calling Leaderboard) as tooluse cases.
+
+The questions, function documents and possible answers are read from the data files inside the
+installed `bfcl-eval` package (`bfcl_eval/data/BFCL_v*_<category>.json` and `possible_answer/`, one JSON
+object a line), located through the import system without importing the package; nothing is copied here.
+`pip install --no-deps bfcl-eval` is enough (its own dependencies run its evaluation, not its data).
+
+Five single-turn categories become cases `BFCL-<category>-<n>`:
+
+    simple              one function offered, one call expected        (BFCL's simple_python)
+    multiple            several functions offered, one call expected
+    parallel            one function, several calls in one reply
+    parallel-multiple   several functions, several calls in one reply
+    irrelevance         no function fits: the reply must call none
+
+Each expected call is checked as BFCL's possible answers describe it, by the tool_calls grader: the
+function name, every argument among its listed values (a value list with "" may also be left out), no
+argument the answer does not list (`arguments_match: exact`), strings compared on their letters and
+digits, calls in any order, and the arguments valid under the function's JSON schema. BFCL writes its
+schemas in Python's words (dict, float, tuple, any); they are sent as JSON schema (object, number,
+array, no type), and names are sent as OpenAI tools allow them (`math.factorial` -> `math_factorial`).
+
+`verify.accepted` holds a reply for every listed possible value (the first value of every argument, then
+each other value or omission in turn, and the calls in reverse order), which `crucible cases verify
+--import bfcl` grades: at least 99% must pass, and the rest are listed with the reason. `verify.wrong`
+holds a refusal, a prose answer with no call and a reply with a value BFCL does not list (irrelevance:
+a call with empty arguments and one with placeholder arguments), all of which must fail.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+from pytest_crucible.common.errors import CaseError
+from pytest_crucible.suite.case import Case, build_case
+
+NAME = "bfcl"
+PACKAGE = "bfcl-eval"
+INSTALL = f"pip install --no-deps {PACKAGE}"
+
+# our category -> (BFCL's file category, difficulty)
+CATEGORIES = {
+    "simple": ("simple_python", "easy"),
+    "multiple": ("multiple", "easy"),
+    "parallel": ("parallel", "medium"),
+    "parallel-multiple": ("parallel_multiple", "medium"),
+    "irrelevance": ("irrelevance", "medium"),
+}
+# BFCL's Python type names -> JSON schema types (None: any value)
+TYPES = {"dict": "object", "float": "number", "tuple": "array", "any": None}
+REFUSAL = "I'm sorry, but I can't help with that request."
+NO_FUNCTION = "None of the functions available to me can do this, so I will not call any of them."
+
+_OMIT = object()  # a possible "value" of an argument that may be left out
+_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
+_FILE = re.compile(r"BFCL_v(\d+)_(\w+)\.json")
+
+
+def _missing(message: str) -> CaseError:
+    return CaseError(message, file=f"import {NAME}")
+
+
+def package_dir() -> Path:
+    spec = importlib.util.find_spec("bfcl_eval")
+    if spec is None or not spec.submodule_search_locations:
+        raise _missing(f"the {NAME} import reads its questions from the {PACKAGE!r} package, which is not "
+                       f"installed: {INSTALL}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _newest(folder: Path, category: str) -> Path | None:
+    found = [(int(m.group(1)), p) for p in folder.glob(f"BFCL_v*_{category}.json")
+             if (m := _FILE.fullmatch(p.name)) and m.group(2) == category]
+    return max(found)[1] if found else None
+
+
+def data_files() -> list[Path]:
+    """The question file of each category, newest BFCL version first found."""
+    data = package_dir() / "data"
+    files = []
+    for category, (stem, _) in CATEGORIES.items():
+        path = _newest(data, stem)
+        if path is None:
+            raise _missing(f"the installed {PACKAGE!r} package has no data/BFCL_v*_{stem}.json (the {category} "
+                           f"category); reinstall it: {INSTALL} --force-reinstall")
+        files.append(path)
+    return files
+
+
+def _category_of(path: Path) -> str:
+    m = _FILE.fullmatch(path.name)
+    stem = m.group(2) if m else None
+    for category, (name, _) in CATEGORIES.items():
+        if name == stem:
+            return category
+    raise _missing(f"{path} is not one of the {NAME} data files ({', '.join(p.name for p in data_files())})")
+
+
+def _read_lines(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def load(path: Path | None = None) -> list[Case]:
+    """The cases of one data file (one category), or of all five."""
+    files = [Path(path)] if path is not None else data_files()
+    cases = []
+    for file in files:
+        category = _category_of(file)
+        answers = {}
+        if category != "irrelevance":
+            answer_file = file.parent / "possible_answer" / file.name
+            if not answer_file.is_file():
+                raise _missing(f"the installed {PACKAGE!r} package has no possible answers for {file.name} "
+                               f"(data/possible_answer/{file.name}); reinstall it: {INSTALL} --force-reinstall")
+            answers = {a["id"]: a["ground_truth"] for a in _read_lines(answer_file)}
+        for line, entry in enumerate(_read_lines(file), start=1):
+            truth = answers.get(entry["id"]) if answers else None
+            if answers and truth is None:
+                raise CaseError(f"{entry['id']} has no possible answer in possible_answer/{file.name}",
+                                file=str(file), line=line)
+            cases.append(to_case(entry, truth, category, file, line))
+    return cases
+
+
+# ------------------------------------------------------------------------------------------ one case
+
+def tool_name(name: str) -> str:
+    """A BFCL function name as an OpenAI tool name (letters, digits, '_' and '-')."""
+    return _NAME_CHARS.sub("_", name)
+
+
+def json_schema(node: Any) -> Any:
+    """A BFCL parameter document as JSON schema: its Python type names translated, its own `optional`
+    marker dropped (JSON schema says that with `required`)."""
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "type":
+            kind = TYPES.get(value, value) if isinstance(value, str) else value
+            if kind is not None:
+                out["type"] = kind
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {name: json_schema(p) for name, p in value.items()}
+        elif key == "items":
+            out[key] = json_schema(value)
+        elif key != "optional":
+            out[key] = value
+    return out
+
+
+def _tool(function: dict) -> dict:
+    parameters = json_schema(function.get("parameters") or {"type": "dict", "properties": {}})
+    return {"type": "function", "function": {"name": tool_name(function["name"]),
+                                             "description": function.get("description", ""),
+                                             "parameters": parameters}}
+
+
+def _wanted(options: Any) -> Any:
+    """BFCL's list of possible values of one argument as a tool_calls matcher ("" = may be left out)."""
+    options = options if isinstance(options, list) else [options]
+    given = [_option(v) for v in options if v != ""]
+    if "" in options:
+        return {"optional": given}
+    return given[0] if len(given) == 1 else {"one_of": given}
+
+
+def _option(value: Any) -> Any:
+    """One possible value; inside it, a mapping's values are again lists of possible values."""
+    if isinstance(value, dict):
+        return {k: _wanted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_option(v) for v in value]
+    return value
+
+
+def _choices(options: Any) -> list:
+    """Every concrete value one argument may take (_OMIT: left out), the first one first."""
+    options = options if isinstance(options, list) else [options]
+    out: list = []
+    for option in options:
+        out += [_OMIT] if option == "" else _concrete(option)
+    return out
+
+
+def _concrete(option: Any) -> list:
+    """The concrete values one possible value stands for: its first choices everywhere, then each other
+    choice of one part at a time."""
+    if isinstance(option, dict):
+        parts = {k: _choices(v) for k, v in option.items()}
+        base = {k: c[0] for k, c in parts.items() if c[0] is not _OMIT}
+        out = [base]
+        for k, c in parts.items():
+            for alt in c[1:]:
+                variant = {**base}
+                variant.pop(k, None)
+                out.append(variant if alt is _OMIT else {**variant, k: alt})
+        return out
+    if isinstance(option, list):
+        parts = [_concrete(v) for v in option]
+        base = [c[0] for c in parts]
+        return [base] + [[*base[:i], alt, *base[i + 1:]] for i, c in enumerate(parts) for alt in c[1:]]
+    return [option]
+
+
+def possible_replies(truth: list[dict]) -> list[dict]:
+    """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring."""
+    calls = []
+    for item in truth:
+        (name, arguments), = item.items()
+        calls.append((tool_name(name), {arg: _choices(options) for arg, options in arguments.items()}))
+    base = [(name, {a: c[0] for a, c in args.items() if c[0] is not _OMIT}) for name, args in calls]
+    replies = [base]
+    for i, (name, args) in enumerate(calls):
+        for arg, choices in args.items():
+            for alt in choices[1:]:
+                changed = copy.deepcopy(base)
+                changed[i][1].pop(arg, None)
+                if alt is not _OMIT:
+                    changed[i][1][arg] = alt
+                replies.append(changed)
+    if len(base) > 1:
+        replies.append(base[::-1])
+    return [{"tool_calls": [{"name": n, "arguments": a} for n, a in reply]} for reply in replies]
+
+
+def _changed(value: Any, avoid: Iterable) -> Any:
+    """A value of the same kind as `value` that is none of `avoid`."""
+    if isinstance(value, bool):
+        out = not value
+    elif isinstance(value, (int, float)):
+        out = value + 7919
+    elif isinstance(value, str):
+        out = value + " zq"
+    elif isinstance(value, list):
+        out = [*value, value[0] if value else "zq"]
+    elif isinstance(value, dict):
+        out = {**value, "zq": 1}
+    else:
+        out = "zq"
+    return out if out not in list(avoid) else _changed(out, avoid)
+
+
+def _wrong_value(truth: list[dict], base: dict) -> dict:
+    """The first reply with one argument's value changed to one BFCL does not list (or, for a call without
+    arguments, an argument it does not list)."""
+    reply = copy.deepcopy(base)
+    first = reply["tool_calls"][0]
+    (_, arguments), = truth[0].items()
+    for arg, options in arguments.items():
+        if arg in first["arguments"]:
+            first["arguments"][arg] = _changed(first["arguments"][arg], options if isinstance(options, list) else [])
+            return reply
+    first["arguments"]["zq_unlisted"] = 1
+    return reply
+
+
+def _placeholder(schema: dict) -> Any:
+    return {"string": "example", "integer": 1, "number": 1.5, "boolean": True, "array": [],
+            "object": {}}.get(schema.get("type"), "example")
+
+
+def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, line: int) -> Case:
+    stem, difficulty = CATEGORIES[category]
+    turns = entry["question"]
+    if len(turns) != 1:
+        raise CaseError(f"{entry['id']}: a single-turn question has one turn, this one has {len(turns)}",
+                        file=str(path), line=line)
+    tools = [_tool(f) for f in entry["function"]]
+    names = [t["function"]["name"] for t in tools]
+    if len(set(names)) != len(names):
+        raise CaseError(f"{entry['id']}: two functions have the same tool name ({', '.join(names)})",
+                        file=str(path), line=line)
+    number = entry["id"].rsplit("_", 1)[-1]
+    if truth is None:
+        first = tools[0]["function"]
+        filled = {k: _placeholder(v) for k, v in first["parameters"].get("properties", {}).items()
+                  if k in first["parameters"].get("required", [])}
+        grader = {"type": "tool_calls", "expect_no_call": True}
+        verify = {"accepted": [NO_FUNCTION],
+                  "wrong": [{"tool_calls": [{"name": first["name"], "arguments": {}}]},
+                            {"tool_calls": [{"name": first["name"], "arguments": filled}]}]}
+    else:
+        calls = []
+        for item in truth:
+            (name, arguments), = item.items()
+            calls.append({"name": tool_name(name), "arguments": {a: _wanted(o) for a, o in arguments.items()}})
+        grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
+                  "arguments_match": "exact", "strings": "loose"}
+        accepted = possible_replies(truth)
+        verify = {"accepted": accepted,
+                  "wrong": [REFUSAL, "Here is the answer in words, without calling any function: it depends.",
+                            _wrong_value(truth, accepted[0])]}
+    raw = {"id": f"BFCL-{category}-{number}", "title": entry["id"], "category": "tooluse",
+           "difficulty": difficulty, "messages": [dict(m) for m in turns[0]], "tools": tools,
+           "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}"}
+    case = build_case(raw, path)
+    return Case(**{**case.__dict__, "line": line})
