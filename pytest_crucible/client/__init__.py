@@ -3,6 +3,7 @@
     chat.py             ChatClient: builds requests, retries, assembles the stream into a Response
     transport.py        the wire (the openai package over httpx2), swappable through the Transport protocol
     wire.py             kernel receive stamps for every chunk
+    compat.py           every use of private parts of openai and httpx2, each behind one function
     stream.py           the pure stream assembler (chunks -> Response)
     retry.py            which failures are retried, and how long to wait
     response.py         Response, ToolCall, Usage: what one request produced

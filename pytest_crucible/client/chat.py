@@ -11,7 +11,8 @@ The client is three parts, each testable on its own:
   the timings (``ttft_s``, ``ttft_answer_s``, ``e2e_s``, ``chunk_times``) and the token fallback for
   servers that send no usage;
 - the wire transport (:mod:`pytest_crucible.client.transport`): the ``openai`` package over connections timed
-  on the wire by the kernel's receive stamps; swappable (``transport=``).
+  on the wire by the kernel's receive stamps; swappable (``transport=``, anything that fits the
+  ``Transport`` protocol).
 
 Around them the client shapes each request: the model's thinking setting (:mod:`pytest_crucible.client.thinking_control`:
 fields that ask for thinking or none, the reasoning budget on top of ``max_tokens``, what the first reply
@@ -30,8 +31,9 @@ from pytest_crucible.client.response import Response
 from pytest_crucible.client.retry import Adjusted, Failure, RetryPolicy
 from pytest_crucible.client.stream import StreamAssembler
 from pytest_crucible.client.thinking_control import Thinking
-from pytest_crucible.client.transport import OpenAITransport
+from pytest_crucible.client.transport import OpenAITransport, Transport
 from pytest_crucible.common.errors import ModelMismatchError
+from pytest_crucible.common.redact import redact_url
 
 __all__ = ["ChatClient", "model_matches"]
 
@@ -90,7 +92,8 @@ class ChatClient:
     ``wire_clock`` (on by default) times requests on the wire (first byte written, kernel receive stamps)
     and keeps connections open between streamed requests. Off, or with an injected ``clock``, times are
     the clock's readings around the openai package's calls: ``benchmarks/timing_accuracy.py`` shows both
-    side by side. ``transport`` replaces the wire transport altogether. ``thinking`` is the model's
+    side by side. ``transport`` replaces the wire transport altogether (any
+    :class:`~pytest_crucible.client.transport.Transport`). ``thinking`` is the model's
     :class:`~pytest_crucible.client.thinking_control.Thinking` setting (default: auto, nothing sent).
     """
 
@@ -99,8 +102,8 @@ class ChatClient:
                  extra_body: Mapping[str, Any] | None = None, backoff_base: float = 1.0, backoff_max: float = 60.0,
                  model_guard: bool = True, wire_clock: bool = True, clock: Callable[[], float] = time.perf_counter,
                  sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None,
-                 on_retry: Callable[[int | None, float | None], None] | None = None, transport: Any = None,
-                 thinking: Thinking | None = None) -> None:
+                 on_retry: Callable[[int | None, float | None], None] | None = None,
+                 transport: Transport | None = None, thinking: Thinking | None = None) -> None:
         self.retry = RetryPolicy(max_retries, backoff_base=backoff_base, backoff_max=backoff_max, sleep=sleep,
                                  rng=rng, on_retry=on_retry)
         self.base_url = str(base_url).rstrip("/")
@@ -113,7 +116,7 @@ class ChatClient:
         clash = _RESERVED.intersection(self.extra_body)
         if clash:
             raise ValueError(f"extra_body may not set {sorted(clash)}: the client sets them")
-        self.transport = transport or OpenAITransport(self.base_url, api_key, timeout=timeout,
+        self.transport: Transport = transport or OpenAITransport(self.base_url, api_key, timeout=timeout,
                                                       connect_timeout=connect_timeout, headers=headers,
                                                       wire_clock=wire_clock, clock=clock)
         self._has_key = bool(api_key)
@@ -181,7 +184,7 @@ class ChatClient:
         return f"ChatClient(base_url={self._public_url()!r}, model_id={self.model_id!r}, api_key={key})"
 
     def _public_url(self) -> str:
-        return re.sub(r"//[^/@]*@", "//***@", self.base_url)
+        return redact_url(self.base_url)
 
     # -- one attempt --------------------------------------------------------------------------------
     def _stream_once(self, messages: list[dict], max_tokens: int, tools: Sequence[Mapping[str, Any]] | None,

@@ -1,14 +1,32 @@
 """The wire transport of the chat client: sends one request, yields the streamed chunks with their
 arrival times, and turns every transport or HTTP failure into a classified `retry.Failure`.
 
-`OpenAITransport` is the one the client uses unless given another: the ``openai`` package over httpx, its
-connections timed on the wire (see wire.py): an attempt's timer starts when the request's first byte is
-written to the socket, or when a new connection for it starts to open (connection set-up and the upload
-are inside every figure, the client's own request building is not), and a chunk arrives at the kernel's
-receive stamp of its last byte on plain-HTTP connections on Linux; elsewhere, or with an injected clock,
-at the clock read after the read. A transport is swappable: anything with `stream(request, timeout)`,
-`list_models(timeout)`, `close()` and `redact(text)` will do (a recorded-stream replayer, another HTTP
-stack).
+`Transport` (with the `ChunkStream` it returns) is what `ChatClient` needs from the wire; the client is
+typed against it and uses `OpenAITransport` unless given another (``ChatClient(..., transport=...)``).
+
+Plugging in another transport (a recorded-stream replayer, another HTTP stack): write a class with
+
+- ``stream(request, *, timeout=None)``: send one streamed chat completion. `request` holds the keyword
+  arguments of openai's ``chat.completions.create`` except ``stream`` and ``timeout`` (model, messages,
+  max_tokens or max_completion_tokens, stream_options, tools, tool_choice, extra_body). Return a
+  `ChunkStream`; raise `Failure` when the request fails before the stream starts;
+- ``list_models(*, timeout=None)``: the model ids under ``/models``; raise `Failure` on failure;
+- ``close()``: release connections; ``redact(text)``: `text` without the transport's secrets (the
+  client passes every failure reason through it before it is shown).
+
+Its `ChunkStream` is a context manager (leaving it closes the stream); iterating it yields ``(chunk, seconds, stamped)``: a chunk as
+openai's ``ChatCompletionChunk`` or the same shape as a dict, the seconds since the request started, and
+whether that time is a kernel receive stamp. It raises `Failure` when the stream breaks. ``server`` is
+the HTTP ``server`` header (or None), ``elapsed()`` the seconds since the request started, and the client
+sets ``ended`` to a callable that says whether the reply ended normally (the transport may then keep
+the connection). A `Failure` says whether the attempt may be retried (see retry.py).
+
+`OpenAITransport` is the ``openai`` package over httpx2, its connections timed on the wire (see wire.py):
+an attempt's timer starts when the request's first byte is written to the socket, or when a new
+connection for it starts to open (connection set-up and the upload are inside every figure, the
+client's own request building is not), and a chunk arrives at the kernel's receive stamp of its last
+byte on plain-HTTP connections on Linux; elsewhere, or with an injected clock, at the clock read after
+the read. What it needs from private parts of openai and httpx2 is in compat.py.
 
 The API key is handed to the ``openai`` client for its ``Authorization`` header and appears nowhere else:
 not in ``repr``, exceptions or logs (a server that echoes it back has it replaced by ``***``). Without a
@@ -21,24 +39,54 @@ from __future__ import annotations
 import email.utils
 import json
 import math
-import re
 import socket
 import time
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 
 import httpx2
 import openai
 from openai import Omit
 
+from pytest_crucible.client.compat import call_before_close, use_network_backend
 from pytest_crucible.client.retry import Failure
 from pytest_crucible.client.wire import StampedBackend, WireTimes, drain
+from pytest_crucible.common.redact import redact_secret
 
-__all__ = ["OpenAITransport", "ChunkStream"]
+__all__ = ["Transport", "ChunkStream", "OpenAITransport", "OpenAIChunkStream"]
 
 _RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 
 
-class ChunkStream:
+@runtime_checkable
+class ChunkStream(Protocol):
+    """One streamed response, as a transport hands it to the client (see the module docstring)."""
+
+    server: str | None
+    ended: Callable[[], bool]
+
+    def __iter__(self) -> Iterator[tuple[Any, float, bool]]: ...
+
+    def elapsed(self) -> float: ...
+
+    def __enter__(self) -> "ChunkStream": ...
+
+    def __exit__(self, *exc: Any) -> None: ...
+
+
+@runtime_checkable
+class Transport(Protocol):
+    """What the chat client needs from the wire (see the module docstring)."""
+
+    def stream(self, request: dict, *, timeout: float | None = None) -> ChunkStream: ...
+
+    def list_models(self, *, timeout: float | None = None) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+    def redact(self, text: str) -> str: ...
+
+
+class OpenAIChunkStream:
     """One streamed response: iterate for `(chunk, seconds since the request started, kernel-stamped)`.
     `server` is the HTTP `server` header; `elapsed()` the seconds until now (for the whole stream);
     `ended` says whether the reply ended normally (asked when the body closes, which the openai package
@@ -51,7 +99,7 @@ class ChunkStream:
         self._read_timeout = read_timeout
         self.ended: Callable[[], bool] = lambda: False
         raw = getattr(stream, "response", None)
-        self.server = raw.headers.get("server") if raw is not None else None
+        self.server: str | None = raw.headers.get("server") if raw is not None else None
         transport._keep_connection(stream, ended=lambda: self.ended())
 
     def __iter__(self) -> Iterator[tuple[Any, float, bool]]:
@@ -65,7 +113,7 @@ class ChunkStream:
     def elapsed(self) -> float:
         return self._transport._since(self._start)[0]
 
-    def __enter__(self) -> "ChunkStream":
+    def __enter__(self) -> "OpenAIChunkStream":
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -98,21 +146,21 @@ class OpenAITransport:
         self._openai = openai.OpenAI(
             base_url=self.base_url,
             api_key=api_key or "",           # "" (not None): never fall back to $OPENAI_API_KEY
-            admin_api_key="",                # never pick up $OPENAI_ADMIN_KEY either
+            # never pick up $OPENAI_ADMIN_KEY either; "" (not None) also lets a client without a key be built
+            admin_api_key="",
             organization=None, project=None, webhook_secret="",
             max_retries=0,                   # retries are the client's: they must cover errors mid-stream too
             timeout=self._timeout(None),
             default_headers=default_headers,
             http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._on_send]},
                                                   transport=self._transport()),
-            _enforce_credentials=False,
         )
         # the openai package imports its resources on first use (~1 s for `chat` in some releases): do it
         # here, not inside the first item's request
         self._completions = self._openai.chat.completions
 
     # -- the two requests ------------------------------------------------------------------------------
-    def stream(self, request: dict, *, timeout: float | None = None) -> ChunkStream:
+    def stream(self, request: dict, *, timeout: float | None = None) -> OpenAIChunkStream:
         """Send one streamed chat completion (`request`: the create() arguments but stream and timeout)."""
         read_timeout = self.timeout if timeout is None else float(timeout)
         wire = self._wire
@@ -124,7 +172,7 @@ class OpenAITransport:
         except (openai.APIError, httpx2.HTTPError, OSError, ValueError) as exc:
             raise self.classify(exc, read_timeout=read_timeout, mid_stream=False) from None
         start = (self._use_wire and wire.sent_at) or wire.requested_at or start
-        return ChunkStream(self, stream, start, read_timeout)
+        return OpenAIChunkStream(self, stream, start, read_timeout)
 
     def list_models(self, *, timeout: float | None = None) -> list[str]:
         read_timeout = self.timeout if timeout is None else float(timeout)
@@ -146,9 +194,8 @@ class OpenAITransport:
     def _transport(self) -> httpx2.HTTPTransport:
         """httpx's transport with openai's connection limits, its connections recording wire times."""
         transport = httpx2.HTTPTransport(limits=openai.DEFAULT_CONNECTION_LIMITS)
-        pool = getattr(transport, "_pool", None)  # httpx offers no public way to choose the backend
-        if self._use_wire and hasattr(pool, "_network_backend"):
-            pool._network_backend = StampedBackend(self._wire)
+        if self._use_wire:
+            use_network_backend(transport, StampedBackend(self._wire))
         return transport
 
     def _keep_connection(self, stream: Any, ended: Callable[[], bool]) -> None:
@@ -159,14 +206,12 @@ class OpenAITransport:
         response = getattr(stream, "response", None)
         if not self._use_wire or response is None:
             return
-        close = response.close
 
-        def drain_then_close() -> None:
+        def drain_if_ended() -> None:
             if ended():
                 drain(response, self._wire)
-            close()
 
-        response.close = drain_then_close
+        call_before_close(response, drain_if_ended)
 
     def _since(self, start: float) -> tuple[float, bool]:
         """Seconds from ``start`` to the arrival of the bytes just read, and whether that is the kernel's
@@ -181,13 +226,8 @@ class OpenAITransport:
         total = self.timeout if timeout is None else float(timeout)
         return openai.Timeout(total, connect=min(self.connect_timeout, total))
 
-    def public_url(self) -> str:
-        return re.sub(r"//[^/@]*@", "//***@", self.base_url)
-
     def redact(self, text: str) -> str:
-        if self._secret:
-            text = text.replace(self._secret, "***")
-        return text
+        return redact_secret(text, self._secret)
 
     def classify(self, exc: BaseException, *, read_timeout: float, mid_stream: bool) -> Failure:
         if isinstance(exc, openai.APIStatusError):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_crucible.common.errors import InfraError
+from pytest_crucible.common.redact import has_url_credentials
 from pytest_crucible.local.devices import Device, usable_cpus, visible_devices_env
 from pytest_crucible.local.http import HTTPFailure, get_json, post_json
 from pytest_crucible.local.launch_spec import LaunchError, LaunchSpec
@@ -27,7 +28,6 @@ LOG_TAIL_LINES = 25
 # A variable whose name says it holds a secret, or whose value is a URL with credentials in it, never
 # reaches the server: it runs a model, it has no use for API keys.
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION", re.I)
-CREDENTIALS_IN_URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@\s]+@", re.I)
 
 
 def scrubbed_environment(environ: dict, secret_names=()) -> dict:
@@ -35,7 +35,7 @@ def scrubbed_environment(environ: dict, secret_names=()) -> dict:
     api_key_env), those whose name says so, and URLs with credentials in them."""
     named = set(secret_names)
     return {k: v for k, v in environ.items()
-            if k not in named and not SECRET_NAME.search(k) and not CREDENTIALS_IN_URL.match(v)}
+            if k not in named and not SECRET_NAME.search(k) and not has_url_credentials(v)}
 
 
 class ServerStartError(InfraError):
