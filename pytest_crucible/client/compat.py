@@ -14,7 +14,7 @@ check, and omits the ``Authorization`` header per request).
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import httpcore2
 import httpx2
@@ -31,10 +31,10 @@ def use_network_backend(transport: httpx2.HTTPTransport, backend: httpcore2.Netw
     missing it returns False and changes nothing: requests are then timed by the process clock, not
     on the wire.
     """
-    pool = getattr(transport, "_pool", None)
+    pool: Any = getattr(transport, "_pool", None)
     if not hasattr(pool, "_network_backend"):
         return False
-    pool._network_backend = backend  # type: ignore[union-attr]
+    pool._network_backend = backend
     return True
 
 
