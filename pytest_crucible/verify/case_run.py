@@ -31,7 +31,7 @@ class _UnloadedGrader(BaseGrader):
 
 def grader_of(case: Case) -> Grader:
     try:
-        return get_grader(case.grader.get("type"))
+        return get_grader(case.grader["type"])
     except Exception:  # unknown, or an entry point that does not load: the spec check says which
         return _UnloadedGrader()
 

@@ -45,9 +45,9 @@ def _check_tools(run: CaseRun) -> None:
         run.problem(problem)
     for msg in case.messages:
         for call in msg.get("tool_calls") or []:
-            name = (call.get("function") or {}).get("name") if isinstance(call, dict) else None
-            if name not in defined:
-                run.problem(f"messages: an assistant turn calls tool {name!r}, which is not defined in tools")
+            called = (call.get("function") or {}).get("name") if isinstance(call, dict) else None
+            if called not in defined:
+                run.problem(f"messages: an assistant turn calls tool {called!r}, which is not defined in tools")
 
 
 def _check_verification_data(run: CaseRun) -> None:
