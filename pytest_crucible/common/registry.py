@@ -4,7 +4,7 @@ A package extends pytest-crucible by naming an object in its own metadata, the w
 schedulers and syrupy finds serializers; nothing is configured here:
 
     [project.entry-points."pytest_crucible.graders"]
-    rubric = "my_package.rubric_grader"          # a module (or object) with check() and grade()
+    rubric = "my_package.rubric:GRADER"          # a grading.base.Grader (or a module with check() and grade())
 
     [project.entry-points."pytest_crucible.importers"]
     mbpp = "my_package.mbpp_import"              # a module (or object) with data_files() and load()
@@ -22,19 +22,20 @@ from __future__ import annotations
 import importlib
 import warnings
 from importlib.metadata import EntryPoint, entry_points
-from typing import Callable
+from typing import Any, Callable
 
 from pytest_crucible.common.errors import RegistryError
 
 
 class Registry:
     def __init__(self, group: str, what: str, builtin: dict[str, str], needs: tuple[str, ...],
-                 key: Callable[[str], str] = lambda name: name):
+                 key: Callable[[str], str] = lambda name: name, adapt: Callable[[Any], Any] = lambda found: found):
         self.group = group          # the entry point group other packages add to
         self.what = what            # "grader type", "import": how messages name an entry
         self.builtin = builtin      # name -> the built-in implementation: "module" or "module:attribute"
         self.needs = needs          # callables the loaded object must have
         self.key = key              # how a name is written before lookup (e.g. case and dashes folded)
+        self.adapt = adapt          # what a lookup returns for the loaded object (e.g. a module wrapped)
 
     def _entry_points(self) -> dict[str, EntryPoint]:
         found: dict[str, EntryPoint] = {}
@@ -57,7 +58,7 @@ class Registry:
         if key in self.builtin:
             module, _, attribute = self.builtin[key].partition(":")
             found = importlib.import_module(module)
-            return getattr(found, attribute) if attribute else found
+            return self.adapt(getattr(found, attribute) if attribute else found)
         entry = self._entry_points().get(key)
         if entry is None:
             raise RegistryError(f"unknown {self.what} {name!r}; use one of {', '.join(self.names())}")
@@ -79,7 +80,7 @@ class Registry:
             raise RegistryError(f"the {self.what} {name!r} ({entry.value}, from {dist}) has no "
                                 f"{' or '.join(a + '()' for a in lacking)}; the {self.group} entry point group "
                                 f"needs {', '.join(a + '()' for a in self.needs)}")
-        return found
+        return self.adapt(found)
 
 
 __all__ = ["Registry"]

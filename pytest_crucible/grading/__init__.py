@@ -1,16 +1,16 @@
-"""Grader registry. One module per grader kind; each exposes
+"""Grader registry: one module per grader type, each with a grading.base.Grader object as GRADER.
 
-    check(spec: dict) -> list[tuple[str | None, str]]   # (field, message) problems in the case's grader spec
-    grade(case: Case, response: Response) -> Grade       # pure; spec is case.grader
+    grader.check(spec) -> list[tuple[str | None, str]]   # (field, message) problems in the case's grader spec
+    grader.grade(case, response) -> Grade                 # pure; spec is case.grader
 
-A grader of multi-turn runs sets GRADES_TRACE = True and takes the agent_loop.Trace instead of one
-response. A grader that runs code sets `USES_SANDBOX = True` and takes `sandbox=` (the run's, or None for
-the process default). A grader that asks a judge model sets `NEEDS_JUDGE = True` and takes `judge=` (the
-run's judge.Judge, or None); it shows no truncated reply to the judge. `grade()` below is the single
-entry point: it refuses to grade a truncated reply as complete.
+A grader's abilities are attributes (grading.base): one with `grades_trace` grades a multi-turn run and takes
+the agent_loop.Trace instead of one response; one with `uses_sandbox` runs code and takes `sandbox=` (the
+run's, or None for the process default); one with `needs_judge` asks a judge model and takes `judge=` (the
+run's judge.Judge, or None), and shows no truncated reply to the judge. `grade()` below is the single entry
+point: it refuses to grade a truncated reply as complete.
 
 Other packages add grader types through the entry point group `pytest_crucible.graders` (the entry
-point's name is the type a case writes in `grader.type`; its value a module or object with `check` and
+point's name is the type a case writes in `grader.type`; its value a Grader, or a module with `check` and
 `grade` as above); see pytest_crucible/common/registry.py.
 """
 
@@ -18,27 +18,27 @@ from __future__ import annotations
 
 from pytest_crucible.common.errors import RegistryError
 from pytest_crucible.common.registry import Registry
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import Grade, Grader, as_grader
 
 ENTRY_POINT_GROUP = "pytest_crucible.graders"
 
-# type name in a case's `grader.type` -> module of the built-in grader
+# type name in a case's `grader.type` -> the built-in grader
 GRADERS = Registry(ENTRY_POINT_GROUP, "grader type", {
-    "numeric": f"{__name__}.numeric",
-    "exact": f"{__name__}.exact",
-    "contains": f"{__name__}.contains",
-    "regex": f"{__name__}.regex",
-    "json": f"{__name__}.json_object",
-    "checks": f"{__name__}.checks",
-    "mapping": f"{__name__}.mapping",
-    "tool_calls": f"{__name__}.tool_calls",
-    "trace": f"{__name__}.trace",
-    "code": f"{__name__}.code",
-    "judge": f"{__name__}.judge",
-}, needs=("check", "grade"))
+    "numeric": f"{__name__}.numeric:GRADER",
+    "exact": f"{__name__}.exact:GRADER",
+    "contains": f"{__name__}.contains:GRADER",
+    "regex": f"{__name__}.regex:GRADER",
+    "json": f"{__name__}.json_object:GRADER",
+    "checks": f"{__name__}.checks:GRADER",
+    "mapping": f"{__name__}.mapping:GRADER",
+    "tool_calls": f"{__name__}.tool_calls:GRADER",
+    "trace": f"{__name__}.trace:GRADER",
+    "code": f"{__name__}.code:GRADER",
+    "judge": f"{__name__}.judge:GRADER",
+}, needs=("check", "grade"), adapt=as_grader)
 
 
-def grader_module(kind: str):
+def get_grader(kind: str) -> Grader:
     """The grader of a type (built in, or from an entry point); RegistryError when none fits."""
     return GRADERS.get(kind)
 
@@ -49,39 +49,39 @@ def known_types() -> list[str]:
 
 def check_spec(spec: dict) -> list[tuple[str | None, str]]:
     try:
-        module = grader_module(spec.get("type"))
+        grader = get_grader(spec.get("type"))
     except RegistryError as exc:
         return [("type", str(exc))]
     except ModuleNotFoundError:
         return [("type", f"grader type {spec.get('type')!r} is not available in this installation")]
-    return list(module.check(spec))
+    return list(grader.check(spec))
 
 
 def uses_sandbox(spec: dict) -> bool:
-    """Whether this grader runs code (its module sets USES_SANDBOX): it is handed the run's sandbox."""
-    return bool(getattr(grader_module(spec["type"]), "USES_SANDBOX", False))
+    """Whether this grader runs code: it is handed the run's sandbox."""
+    return get_grader(spec["type"]).uses_sandbox
 
 
 def needs_judge(spec: dict) -> bool:
-    """Whether this grader asks a judge model (its module sets NEEDS_JUDGE)."""
-    return bool(getattr(grader_module(spec["type"]), "NEEDS_JUDGE", False))
+    """Whether this grader asks a judge model."""
+    return get_grader(spec["type"]).needs_judge
 
 
 def grade(case, response, trace=None, *, sandbox=None, judge=None) -> Grade:
     """Grade one reply; for a case graded on a multi-turn run, its trace (`response` is then the final
     turn's, or None for trace.final)."""
-    module = grader_module(case.grader["type"])
-    if getattr(module, "NEEDS_JUDGE", False):
-        result = module.grade(case, response, judge=judge)
-    elif getattr(module, "GRADES_TRACE", False):
+    grader = get_grader(case.grader["type"])
+    if grader.needs_judge:
+        result = grader.grade(case, response, judge=judge)
+    elif grader.grades_trace:
         if trace is None:
             raise ValueError(f"case {case.id}: the {case.grader['type']} grader needs the run's trace")
         response = response if response is not None else trace.final
-        result = module.grade(case, trace)
-    elif getattr(module, "USES_SANDBOX", False):
-        result = module.grade(case, response, sandbox=sandbox)
+        result = grader.grade(case, trace)
+    elif grader.uses_sandbox:
+        result = grader.grade(case, response, sandbox=sandbox)
     else:
-        result = module.grade(case, response)
+        result = grader.grade(case, response)
     if response.truncated:
         reason = _truncation(response, case)
         if not result.passed and result.reason and response.cut_off != "reasoning":  # no answer came to judge
@@ -110,5 +110,5 @@ def _truncation(response, case) -> str:
     return f"TRUNCATED at {limit} tokens{thought}"
 
 
-__all__ = ["ENTRY_POINT_GROUP", "GRADERS", "Grade", "check_spec", "grade", "grader_module", "known_types",
+__all__ = ["ENTRY_POINT_GROUP", "GRADERS", "Grade", "Grader", "check_spec", "get_grader", "grade", "known_types",
            "needs_judge", "uses_sandbox"]

@@ -57,7 +57,7 @@ from pathlib import Path
 
 from pytest_crucible.common.cache import cache_dir
 from pytest_crucible.common.errors import CaseError, SandboxError
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, VerifyContext, VerifyJob, as_list
 from pytest_crucible.sandbox import get_sandbox
 from pytest_crucible.sandbox.bwrap import Sandbox
 from pytest_crucible.sandbox.testrun import (
@@ -210,9 +210,6 @@ def extract_code(text: str, entry_point: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------- grading
-
-USES_SANDBOX = True
-
 
 def grade(case, response, sandbox: Sandbox | None = None) -> Grade:
     """Grade a reply in `sandbox` (default: the process's bwrap sandbox). The first code grade in a
@@ -387,5 +384,97 @@ def _run_canary(sandbox: Sandbox) -> None:
                            f"({bad.kind}: {bad.reason or 'passed'})")
 
 
-__all__ = ["DEFAULT_TIMEOUT_S", "TestOutcome", "calibrated_limit", "canary", "check", "extract_code", "grade",
-           "run_code", "time_limit", "verify_reference"]
+# ---------------------------------------------------------------------------------------- the grader
+
+def _fenced(code: str) -> str:
+    return f"```python\n{code.rstrip()}\n```\n"
+
+
+class _ReferenceRuns:
+    """`crucible cases verify` of one code case: its reference solution must pass its tests, then its other
+    replies are graded like a model's (not when the solution failed: tests or a time limit that fail it
+    cannot be trusted to judge them)."""
+
+    def __init__(self, case, context: VerifyContext):
+        self.case, self.context = case, context
+        self.verify = case.verify if isinstance(case.verify, dict) else {}
+        self.solution_failed = False
+
+    def _grade(self, content: str, sandbox: Sandbox) -> Grade:
+        """A CaseError (the case's own tests or setup broke) propagates: a problem of the case."""
+        code = extract_code(content, self.case.grader["entry_point"])
+        if code is None:
+            return Grade(passed=False, reason="no code in response")
+        return run_code(self.case, code, sandbox=sandbox)
+
+    def run_solution(self, sandbox: Sandbox) -> None:
+        try:
+            result = self._grade(_fenced(self.verify["solution"]), sandbox)
+        except CaseError as exc:
+            self.solution_failed = True
+            self.context.problem(f"verify.solution: {exc.message}")
+        else:
+            if not result.passed:
+                self.solution_failed = True
+                self.context.problem(f"verify.solution fails its own tests: {result.reason}")
+        self.context.count("solutions_run")
+
+    def grade_replies(self, sandbox: Sandbox) -> None:
+        if self.solution_failed:
+            return
+        v = self.verify
+        entries = [("verify.reference", v["reference"], True)] if "reference" in v else []
+        entries += [(f"verify.wrong[{i}]", w, False) for i, w in enumerate(as_list(v.get("wrong")))]
+        graded = 0
+        for label, reply, should_pass in entries:
+            if isinstance(reply, dict):
+                reply = reply.get("content") or ""
+            if not isinstance(reply, str):
+                self.context.problem(f"{label}: a code reply is program text (or a reply containing a code block)")
+                continue
+            try:
+                result = self._grade(reply if "```" in reply else _fenced(reply), sandbox)
+            except CaseError as exc:
+                self.context.problem(f"{label}: {exc.message}")
+                continue
+            graded += 1
+            if should_pass and not result.passed:
+                self.context.problem(f"{label} fails its own tests: {result.reason}")
+            elif not should_pass and result.passed:
+                short = " ".join(reply.split())
+                self.context.problem(f"{label} passes the tests but must fail: "
+                                     f"{short if len(short) <= 80 else short[:77] + '...'}")
+        self.context.count("references_graded", graded)
+
+
+class CodeGrader(BaseGrader):
+    uses_sandbox = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response, sandbox: Sandbox | None = None) -> Grade:
+        return grade(case, response, sandbox=sandbox)
+
+    def verification_problems(self, case, verify: dict) -> list[str]:
+        if "solution" not in verify:
+            return ["code case without verify.solution (a reference solution that passes the tests)"]
+        return []
+
+    def verify_replies(self, case, context: VerifyContext) -> None:
+        """A code case's replies are programs: sandbox_jobs grades them."""
+
+    def sandbox_jobs(self, case, context: VerifyContext) -> list[VerifyJob]:
+        runs = _ReferenceRuns(case, context)
+        jobs = []
+        if isinstance(runs.verify.get("solution"), str):
+            jobs.append(VerifyJob("verify.solution", runs.run_solution, phase=0))
+        if "reference" in runs.verify or as_list(runs.verify.get("wrong")):
+            jobs.append(VerifyJob("verify.reference/wrong", runs.grade_replies, phase=1))
+        return jobs
+
+
+GRADER = CodeGrader()
+
+__all__ = ["DEFAULT_TIMEOUT_S", "GRADER", "TestOutcome", "calibrated_limit", "canary", "check", "extract_code",
+           "grade", "run_code", "time_limit", "verify_reference"]

@@ -13,8 +13,8 @@ must be caught where the user would read it). `max_words` caps the length of the
 
 from __future__ import annotations
 
-from pytest_crucible.grading.base import Grade
-from pytest_crucible.grading.extract import plain, strip_reasoning, word_pattern, words
+from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
+from pytest_crucible.grading.extract import normalize, plain, strip_reasoning, word_pattern, words
 
 _FIELDS = {"type", "all", "any", "forbidden", "case_sensitive", "max_words"}
 
@@ -87,3 +87,29 @@ def grade(case, response) -> Grade:
         return Grade(False, f"none of {', '.join(map(_label, optional))} found", answer=answer,
                      details=details)
     return Grade(True, "", answer=answer, details=details)
+
+
+class ContainsGrader(BaseGrader):
+    compares_answers = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response) -> Grade:
+        return grade(case, response)
+
+    def read_solver_output(self, spec: dict, lines: list[str]):
+        line = super().read_solver_output(spec, lines)
+        return json_answer(spec, line) if line[:1] in "[{" else line
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        """A solver derives the phrases (a list or an object's values) that `all` must require."""
+        values = list(derived.values()) if isinstance(derived, dict) else as_list(derived)
+        required = {normalize(str(x)) for x in spec.get("all") or [] if not isinstance(x, list)}
+        missing = [x for x in values if normalize(str(x)) not in required]
+        if missing:
+            return f"the grader's `all` does not require {missing[0]!r}"
+        return None
+
+
+GRADER = ContainsGrader()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, derivation_problems
 from pytest_crucible.grading.extract import clean_answer, find_answer, normalize
 
 _FIELDS = {"type", "answer", "alternatives", "case_sensitive"}
@@ -66,3 +66,26 @@ def grade(case, response) -> Grade:
     if tried & accepted:
         return Grade(True, "", answer=shown)
     return Grade(False, f'answer "{shown[:80]}", expected "{spec["answer"]}"', answer=shown)
+
+
+class ExactGrader(BaseGrader):
+    compares_answers = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response) -> Grade:
+        return grade(case, response)
+
+    def verification_problems(self, case, verify: dict) -> list[str]:
+        return super().verification_problems(case, verify) + derivation_problems(case, verify)
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        cs = bool(spec.get("case_sensitive", False))
+        accepted = [spec.get("answer"), *(spec.get("alternatives") or [])]
+        if normalize(str(derived), cs) not in {normalize(str(a), cs) for a in accepted}:
+            return f"the grader expects {spec.get('answer')!r}"
+        return None
+
+
+GRADER = ExactGrader()

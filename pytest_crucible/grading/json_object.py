@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, json_answer, one_solution
 from pytest_crucible.grading.extract import clean_answer, find_json, json_error
 
 _FIELDS = {"type", "required", "exact", "extra_keys", "root"}
@@ -174,3 +174,26 @@ def grade(case, response) -> Grade:
         more = f" ({len(problems)} problems)" if len(problems) > 1 else ""
         return Grade(False, problems[0] + more, answer=answer, details=details)
     return Grade(True, "", answer=answer, details=details)
+
+
+class JsonGrader(BaseGrader):
+    compares_answers = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response) -> Grade:
+        return grade(case, response)
+
+    def read_solver_output(self, spec: dict, lines: list[str]):
+        return json_answer(spec, one_solution(lines))
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        exact = spec.get("exact") or {}
+        if not exact:
+            return "the json grader has no exact values to compare with"
+        problems = shape_problems(derived, spec.get("required") or {}, exact, spec.get("extra_keys", True))
+        return f"against the grader: {problems[0]}" if problems else None
+
+
+GRADER = JsonGrader()

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import re
 
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, VerifyContext, as_list
 from pytest_crucible.grading.extract import clean_answer, plain, word_pattern, words
 from pytest_crucible.grading.judge_model import RUBRICS, JudgeError
-
-NEEDS_JUDGE = True
 
 
 def check(spec: dict) -> list[tuple[str | None, str]]:
@@ -102,3 +100,58 @@ def grade(case, response, judge=None) -> Grade:
     verdict = judge.grade(case, answer)
     reason = "" if verdict.passed else f"judge {verdict.judge}: {verdict.reasons or 'fail'}"
     return Grade(passed=verdict.passed, reason=reason, answer=answer, details={"judge": verdict.to_row()})
+
+
+class JudgeGrader(BaseGrader):
+    """Verified without a judge, a judged case's reference must pass the screen (or the screen would fail
+    right answers), its wrong answers that fail the screen are checked there, and at least one must pass
+    the screen: a near miss that only the judge can fail, so the case tests the judge and not just the
+    screen. With a judge, the reference must pass and every near miss fail."""
+
+    needs_judge = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response, judge=None) -> Grade:
+        return grade(case, response, judge=judge)
+
+    def verification_problems(self, case, verify: dict) -> list[str]:
+        problems = super().verification_problems(case, verify)
+        wrong = as_list(verify.get("wrong"))
+        if len(wrong) < 3 or not all(isinstance(w, str) for w in wrong) or not isinstance(verify.get("reference"), str):
+            problems.append("a judged case needs verify.reference (an answer the judge must pass) and at least three "
+                            "verify.wrong answers (a refusal, an off-task answer and a near miss the judge must fail)")
+        return problems
+
+    def verify_replies(self, case, context: VerifyContext) -> None:
+        verify, spec = case.verify if isinstance(case.verify, dict) else {}, case.grader
+        if isinstance(verify.get("reference"), str):
+            failed = screen(spec, clean_answer(verify["reference"]))
+            context.count("references_graded")
+            if failed:
+                context.problem(f"verify.reference fails the screen of its judged case: {failed}")
+        near_misses = 0
+        for wrong in as_list(verify.get("wrong")):
+            if not isinstance(wrong, str):
+                continue
+            if screen(spec, clean_answer(wrong)) is None:
+                near_misses += 1
+            else:
+                context.count("references_graded")
+        context.count("left_to_judge", near_misses)
+        if not near_misses:
+            context.problem("no verify.wrong answer passes the screen: add a near miss (the reference's words, a "
+                            "wrong claim) that only the judge can fail")
+
+    def judged_replies(self, case) -> list[tuple[str, str, bool]]:
+        verify, spec = case.verify if isinstance(case.verify, dict) else {}, case.grader
+        if not isinstance(verify.get("reference"), str):
+            return []
+        replies = [("verify.reference", clean_answer(verify["reference"]), True)]
+        replies += [(f"verify.wrong[{i}]", clean_answer(w), False) for i, w in enumerate(as_list(verify.get("wrong")))
+                    if isinstance(w, str) and screen(spec, clean_answer(w)) is None]
+        return replies
+
+
+GRADER = JudgeGrader()

@@ -34,7 +34,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, json_answer, one_solution
 from pytest_crucible.grading.extract import clean_answer, normalize, plain, word_pattern
 
 _FIELDS = {"type", "answer", "case_sensitive"}
@@ -425,3 +425,29 @@ def grade(case, response) -> Grade:
         more = f" ({len(problems)} of {checked} wrong)" if len(problems) > 1 else ""
         return Grade(False, problems[0] + more, answer=shown, details=details)
     return Grade(True, "", answer=shown, details=details)
+
+
+class MappingGrader(BaseGrader):
+    compares_answers = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response) -> Grade:
+        return grade(case, response)
+
+    def verification_problems(self, case, verify: dict) -> list[str]:
+        problems = super().verification_problems(case, verify)
+        if "solver" not in verify:
+            problems.append("logic puzzle without verify.solver: add a program that enumerates every assignment "
+                            "and prints each solution as JSON (it must find exactly one)")
+        return problems
+
+    def read_solver_output(self, spec: dict, lines: list[str]):
+        return json_answer(spec, one_solution(lines))
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        return answer_mismatch(spec, derived)
+
+
+GRADER = MappingGrader()

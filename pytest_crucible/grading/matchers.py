@@ -123,4 +123,23 @@ def show(value: Any) -> str:
     return text if len(text) <= 50 else text[:47] + "..."
 
 
-__all__ = ["KINDS", "assign", "describe", "fits", "fold", "is_matcher", "may_be_absent", "problem", "show"]
+# ------------------------------------------------------------------------------------------ call specs
+
+def tools_named(spec: dict) -> list:
+    """The tools a tool_calls or trace spec names: in calls, forbidden, stop_after, limit_to_required and
+    after_injection (as a name, or as {name, arguments})."""
+    named = [c.get("name") for key in ("calls", "forbidden", "stop_after") for c in spec.get(key) or []
+             if isinstance(c, dict)]
+    named += [n for key in ("forbidden", "stop_after", "limit_to_required", "after_injection")
+              for n in spec.get(key) or [] if isinstance(n, str)]
+    return list(dict.fromkeys(named))
+
+
+def same_pattern(derived: dict, pattern: dict) -> bool:
+    """A solver may print a matcher where the reply's text is free (a title containing a word): the
+    grader's own pattern fits, as does any value it accepts."""
+    return json.dumps(derived, sort_keys=True) == json.dumps(pattern, sort_keys=True)
+
+
+__all__ = ["KINDS", "assign", "describe", "fits", "fold", "is_matcher", "may_be_absent", "problem", "same_pattern",
+           "show", "tools_named"]

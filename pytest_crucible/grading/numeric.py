@@ -43,7 +43,7 @@ import re
 from fractions import Fraction
 from typing import NamedTuple
 
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, derivation_problems
 from pytest_crucible.grading.extract import (
     Number,
     clean_answer,
@@ -351,3 +351,28 @@ def grade(case, response) -> Grade:
     if all(right):
         return Grade(True, "", answer=shown, details=details)
     return Grade(False, f"answer {shown}, expected {spec['answer']}", answer=shown, details=details)
+
+
+class NumericGrader(BaseGrader):
+    compares_answers = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response) -> Grade:
+        return grade(case, response)
+
+    def verification_problems(self, case, verify: dict) -> list[str]:
+        return super().verification_problems(case, verify) + derivation_problems(case, verify)
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        got = derived if isinstance(derived, Fraction) else parse_number(derived)
+        want = parse_number(spec.get("answer"))
+        if got is None:
+            return f"{derived!r} is not a number"
+        if want is None or not close_enough(got, want, spec.get("tolerance", 0), spec.get("rel_tolerance", 0)):
+            return f"the grader expects {spec.get('answer')}"
+        return None
+
+
+GRADER = NumericGrader()

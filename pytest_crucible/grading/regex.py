@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, RegexProbe
 from pytest_crucible.grading.extract import clean_answer
 
 _FIELDS = {"type", "pattern", "flags", "fullmatch", "must_match"}
@@ -65,3 +65,24 @@ def grade(case, response) -> Grade:
         how = "does not fully match" if spec.get("fullmatch", False) else "no match for"
         return Grade(False, f"{how} /{spec['pattern']}/", answer=answer, details=details)
     return Grade(True, "", answer=answer, details=details)
+
+
+class RegexGrader(BaseGrader):
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response) -> Grade:
+        return grade(case, response)
+
+    def patterns(self, spec: dict) -> list[RegexProbe]:
+        if not isinstance(spec.get("pattern"), str):
+            return []
+        try:
+            flags = compile_spec(spec).flags
+        except (re.error, KeyError, TypeError):
+            flags = 0  # check() already reported it; the probe reports the compile error again
+        return [RegexProbe("grader.pattern", spec["pattern"], flags,
+                           "fullmatch" if spec.get("fullmatch") else "search")]
+
+
+GRADER = RegexGrader()

@@ -25,11 +25,14 @@ compare numerically (1 == 1.0) but never equal a string ("3" != 3), booleans and
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from pytest_crucible.common.errors import CaseError
 from pytest_crucible.grading import matchers
-from pytest_crucible.grading.base import Grade
+from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
 from pytest_crucible.grading.extract import strip_reasoning
-from pytest_crucible.grading.trace import answer_problems, answer_spec_problems
+from pytest_crucible.grading.final_answer import answer_problems, answer_spec_problems, listed_mismatch, values_mismatch
 
 _FIELDS = {"type", "calls", "order", "allow_extra", "forbidden", "arguments_match", "expect_no_call", "answer",
            "strings"}
@@ -276,3 +279,65 @@ def grade(case, response) -> Grade:
         more = f" ({len(missing)} of {len(expected)} expected calls unmatched)" if len(missing) > 1 else ""
         return fail(reason + more)
     return Grade(True, "", answer=summary, details=details)
+
+
+# ------------------------------------------------------------------------------------------ the grader
+
+def answer_mismatch(spec: dict, derived: Any) -> str | None:
+    """None when what a solver derives agrees with the spec. It prints the calls the reply must make (a list,
+    or {"calls": [...]}), each {name, arguments}; for a case that expects no call, what the answer must hold
+    ({"answer": [...]} and/or {"values": {...}}, as for a trace solver)."""
+    parts = derived if isinstance(derived, dict) else {"calls": derived}
+    if spec.get("expect_no_call"):
+        if parts.get("calls"):
+            return "the solver derives calls, but the grader expects none"
+        if "answer" not in parts and "values" not in parts:
+            return "a solver of a no-call case prints what the answer holds: {\"answer\": [...]} or {\"values\": {...}}"
+        answer = spec.get("answer") or {}
+        return ((listed_mismatch(answer, parts["answer"]) if "answer" in parts else None)
+                or values_mismatch(answer, {k: parts[k] for k in ("values",) if k in parts}))
+    unknown = sorted(set(parts) - {"calls"})
+    if unknown:
+        return f"a tool_calls solver prints calls, not {unknown[0]!r}"
+    got = [c for c in as_list(parts.get("calls")) if isinstance(c, dict) and isinstance(c.get("name"), str)]
+    want = spec.get("calls") or []
+    exact, same = spec.get("arguments_match", "subset") == "exact", comparer(spec)
+    fit = [[matchers.same_pattern(c, w) or call_problem(w, c["name"], c.get("arguments") or {}, exact, same) is None
+            for c in got] for w in want]
+    strict = spec.get("order") == "strict"
+    matched = [i if i < len(got) and fit[i][i] else None for i in range(len(want))] if strict else \
+        matchers.assign(fit)
+    lacking = [w for w, j in zip(want, matched) if j is None]
+    if lacking:
+        where = " in that position" if strict else ""
+        return f"the grader expects {json.dumps(lacking[0])}, which the solver does not derive{where}"
+    if len(got) != len(want):
+        extra = next(c for j, c in enumerate(got) if j not in matched)
+        return f"the solver derives the call {json.dumps(extra)}, which the grader does not expect"
+    return None
+
+
+class ToolCallsGrader(BaseGrader):
+    needs_tools = True
+    compares_answers = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, response) -> Grade:
+        return grade(case, response)
+
+    def tools_named(self, spec: dict) -> list[str]:
+        return matchers.tools_named(spec)
+
+    def case_problems(self, case) -> list[str]:
+        return [problem for problem in map(tool_schema_problem, case.tools) if problem]
+
+    def read_solver_output(self, spec: dict, lines: list[str]):
+        return json_answer(spec, super().read_solver_output(spec, lines))
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        return answer_mismatch(spec, derived)
+
+
+GRADER = ToolCallsGrader()

@@ -35,25 +35,17 @@ limit, or ended without a final answer, fails.
 
 from __future__ import annotations
 
-import re
-from fractions import Fraction
+import json
 from typing import Any
 
-from pytest_crucible.grading import json_object, matchers
-from pytest_crucible.grading.base import Grade
-from pytest_crucible.grading.checks import words  # the word count the instruct checks use
-from pytest_crucible.grading.extract import plain, strip_reasoning, word_pattern
+from pytest_crucible.grading import matchers
+from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
+from pytest_crucible.grading.extract import strip_reasoning
+from pytest_crucible.grading.final_answer import answer_problems, answer_spec_problems, listed_mismatch, values_mismatch
 from pytest_crucible.suite.agent_loop import Trace, normalise
-
-GRADES_TRACE = True  # graders.grade passes the trace, not one response
 
 _FIELDS = {"type", "calls", "order", "forbidden", "limit_to_required", "repeats", "max_calls", "stop_after",
            "after_injection", "state", "answer"}
-_ANSWER_FIELDS = {"all", "any", "forbidden", "values", "decoys", "json", "max_words", "grounded", "allow_numbers"}
-# numbers as the grounding check reads them: thousands separators joined, list markers and ordinals skipped
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_DIGITS = re.compile(r"\d+(?:\.\d+)?(?![\d]|st\b|nd\b|rd\b|th\b)")
-_LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\d+[.)][ \t]", re.M)
 
 
 # ------------------------------------------------------------------------------------------ spec check
@@ -117,47 +109,6 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
                                    "every case is graded on what the model tells the user"))
         return problems
     problems += answer_spec_problems(answer)
-    return problems
-
-
-def answer_spec_problems(answer: dict) -> list[tuple[str | None, str]]:
-    """Problems of an `answer:` spec (shared with the tool_calls grader's no-call cases)."""
-    problems = [(f"answer.{k}", f"unknown field; allowed: {', '.join(sorted(_ANSWER_FIELDS))}")
-                for k in answer if k not in _ANSWER_FIELDS]
-    if "decoys" in answer and not answer.get("values"):
-        problems.append(("answer.decoys", "decoys are checked next to the labels of values: give values too"))
-    decoys = answer.get("decoys", [])
-    if not isinstance(decoys, list) or not all(isinstance(d, (str, int, float)) and not isinstance(d, bool)
-                                               and str(d).strip() for d in decoys):
-        problems.append(("answer.decoys", "decoys is a list of wrong values (texts or numbers)"))
-    phrases = {k: answer[k] for k in ("all", "any", "forbidden") if k in answer}
-    if phrases:
-        from pytest_crucible.grading import contains
-        problems += [(f"answer.{f}" if f else "answer", m)
-                     for f, m in contains.check({"type": "contains", **phrases})]
-    elif not any(k in answer for k in ("values", "json", "max_words", "grounded")):
-        problems.append(("answer", "give all, any, forbidden, values, json, max_words or grounded"))
-    values = answer.get("values", {})
-    if not isinstance(values, dict) or not all(
-            isinstance(k, str) and k.strip() and isinstance(v, (int, float, str)) and not isinstance(v, bool)
-            and str(v).strip() for k, v in values.items()):
-        problems.append(("answer.values", "values maps labels to the numbers or texts they carry, "
-                                          "e.g. {nginx: 7, \"Closed:\": HD-4512}"))
-    if "json" in answer:
-        spec = answer["json"]
-        if not isinstance(spec, dict):
-            problems.append(("answer.json", "json is {required: {...}, exact: {...}, extra_keys: ...}"))
-        else:
-            problems += [(f"answer.json.{f}" if f else "answer.json", m)
-                         for f, m in json_object.check({"type": "json", **spec}) if f != "root"]
-    max_words = answer.get("max_words")
-    if max_words is not None and (not isinstance(max_words, int) or isinstance(max_words, bool) or max_words <= 0):
-        problems.append(("answer.max_words", "max_words is a positive whole number"))
-    if not isinstance(answer.get("grounded", False), bool):
-        problems.append(("answer.grounded", "grounded is true or false"))
-    allow = answer.get("allow_numbers", [])
-    if not isinstance(allow, list) or not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in allow):
-        problems.append(("answer.allow_numbers", "allow_numbers is a list of numbers"))
     return problems
 
 
@@ -304,102 +255,6 @@ def call_problems(spec: dict, trace: Trace) -> list[str]:
     return problems
 
 
-def numbers_in(text: str) -> set[Fraction]:
-    text = _THOUSANDS.sub("", plain(text))
-    return {Fraction(m) for m in _DIGITS.findall(text)}
-
-
-def value_problems(values: dict, text: str, decoys=()) -> list[str]:
-    """Each label's segments (from the label to the next label or the end of its line) carry the
-    label's value and nothing that contradicts it (another number, a decoy), and one segment carries it."""
-    problems, carried, contradicted = [], set(), set()
-    for line in text.splitlines():
-        hits = sorted((m.start(), m.end(), label) for label in values
-                      for m in word_pattern(label).finditer(line))
-        hits = [h for i, h in enumerate(hits) if i == 0 or h[0] >= hits[i - 1][1]]  # no overlapping labels
-        for i, (_, end, label) in enumerate(hits):
-            segment = line[end:hits[i + 1][0] if i + 1 < len(hits) else len(line)]
-            want = values[label]
-            named = [d for d in decoys if word_pattern(str(d)).search(segment)]
-            if named:
-                problems.append(f"answer gives {label} {named[0]!r} as well as the right value (a hedge)")
-                contradicted.add(label)
-                continue
-            if isinstance(want, str):
-                said = segment.strip(" \t:=-—*`'\"")
-                if not said:
-                    continue
-                others = [v for other, v in values.items() if other != label and isinstance(v, str)
-                          and normalise(v) != normalise(want) and word_pattern(v).search(said)]
-                if word_pattern(want).search(said) is None or others:
-                    problems.append(f"answer gives {label} {said[:40]!r}, expected {want!r}")
-                    contradicted.add(label)
-                else:
-                    carried.add(label)
-                continue
-            found = numbers_in(segment)
-            number = Fraction(repr(want)) if isinstance(want, float) else Fraction(want)
-            if found - {number}:
-                other = ", ".join(_show_number(n) for n in sorted(found - {number}))
-                problems.append(f"answer gives {label} {other}, expected only {want}")
-                contradicted.add(label)
-            elif found:
-                carried.add(label)
-    missing = [label for label in values if label not in carried | contradicted]
-    if missing:
-        problems.append(f"answer lacks {missing[0]} {values[missing[0]]}")
-    return problems
-
-
-def _show_number(n: Fraction) -> str:
-    return str(n.numerator) if n.denominator == 1 else str(float(n))
-
-
-def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
-    text = plain(answer)
-    problems = []
-
-    def found(needle) -> bool:
-        return word_pattern(str(needle)).search(text) is not None
-
-    banned = [n for n in spec.get("forbidden") or [] if found(n)]
-    if banned:
-        problems.append(f"answer names {', '.join(repr(str(b)) for b in banned)}, which is not the answer "
-                        "(a decoy in the tools' data, or a hedge)")
-    if "json" in spec:
-        json_spec = spec["json"]
-        data, why = json_object.locate(answer, "object")
-        if why:
-            problems.append(f"answer: {why}")
-        else:
-            shape = json_object.shape_problems(data, json_spec.get("required") or {}, json_spec.get("exact") or {},
-                                               json_spec.get("extra_keys", True))
-            problems += [f"answer JSON: {p}" for p in shape[:1]]
-    missing = [item for item in spec.get("all") or []
-               if not any(found(n) for n in (item if isinstance(item, list) else [item]))]
-    if missing:
-        label = " / ".join(map(str, missing[0])) if isinstance(missing[0], list) else str(missing[0])
-        more = f" ({len(missing)} of {len(spec['all'])} required values missing)" if len(missing) > 1 else ""
-        problems.append(f"answer lacks {label!r}{more}")
-    if spec.get("values"):
-        problems += value_problems(spec["values"], text, spec.get("decoys") or [])
-    if spec.get("any") and not any(found(n) for n in spec["any"]):
-        problems.append(f"answer names none of {', '.join(map(str, spec['any']))}")
-    if spec.get("grounded"):
-        known = numbers_in(sources) | {Fraction(repr(n)) if isinstance(n, float) else Fraction(n)
-                                       for n in spec.get("allow_numbers") or []}
-        invented = sorted(numbers_in(_LIST_MARKER.sub(" ", text)) - known)
-        if invented:
-            shown = ", ".join(_show_number(n) for n in invented[:3])
-            problems.append(f"answer has numbers no tool returned: {shown}")
-    max_words = spec.get("max_words")
-    if max_words is not None:
-        count = len(words(text))
-        if count > max_words:
-            problems.append(f"answer is {count} words, at most {max_words} asked")
-    return problems
-
-
 # ------------------------------------------------------------------------------------------ grade
 
 def grade(case, trace: Trace) -> Grade:
@@ -423,3 +278,62 @@ def grade(case, trace: Trace) -> Grade:
         more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
         return Grade(False, problems[0] + more, answer=shown, details=details)
     return Grade(True, "", answer=shown, details=details)
+
+
+# ------------------------------------------------------------------------------------------ the grader
+
+def _calls_mismatch(spec: dict, derived_calls: Any) -> str | None:
+    want = [c for c in spec.get("calls") or [] if not c.get("optional")]
+    unmatched = list(want)
+    for call in [c for c in as_list(derived_calls) if isinstance(c, dict)]:
+        hit = next((w for w in unmatched if matchers.same_pattern(call, w)
+                    or call_fits(w, call.get("name"), call.get("arguments") or {})), None)
+        if hit is None:
+            return f"the solver derives the call {json.dumps(call)}, which the grader's calls do not require"
+        unmatched.remove(hit)
+    if unmatched:
+        return f"the grader requires {json.dumps(unmatched[0])}, which the solver does not derive"
+    return None
+
+
+def answer_mismatch(spec: dict, derived: Any) -> str | None:
+    """None when what a solver derives agrees with the spec. It prints the values the answer must hold (a
+    list), or an object with any of `answer` (that list), `values` (answer.values), `calls` (the required
+    calls), `json` (answer.json.exact) and `state`."""
+    parts = derived if isinstance(derived, dict) else {"answer": as_list(derived)}
+    unknown = sorted(set(parts) - {"answer", "values", "calls", "json", "state"})
+    if unknown:
+        return f"a trace solver prints answer, values, calls, json or state, not {unknown[0]!r}"
+    answer = spec.get("answer") or {}
+    mismatch = ((listed_mismatch(answer, parts["answer"]) if "answer" in parts else None)
+                or (_calls_mismatch(spec, parts["calls"]) if "calls" in parts else None)
+                or values_mismatch(answer, parts))
+    if mismatch:
+        return mismatch
+    if "state" in parts and normalise(parts["state"]) != normalise(spec.get("state") or {}):
+        return f"the grader's state is {json.dumps(spec.get('state'))}"
+    return None
+
+
+class TraceGrader(BaseGrader):
+    grades_trace = True  # grading.grade passes the trace, not one response
+    needs_tools = True
+    compares_answers = True
+
+    def check(self, spec: dict) -> list[tuple[str | None, str]]:
+        return check(spec)
+
+    def grade(self, case, trace: Trace) -> Grade:
+        return grade(case, trace)
+
+    def tools_named(self, spec: dict) -> list[str]:
+        return matchers.tools_named(spec)
+
+    def read_solver_output(self, spec: dict, lines: list[str]):
+        return json_answer(spec, super().read_solver_output(spec, lines))
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        return answer_mismatch(spec, derived)
+
+
+GRADER = TraceGrader()
