@@ -27,7 +27,7 @@ _PUBLIC = {
     "haystack_case": "suite.haystack", "size_plan": "suite.haystack", "SIZE_CLASSES": "suite.haystack",
     "build_haystack": "suite.haystack", "min_context_for": "suite.haystack",
     # extending: graders, item kinds, what a reply is
-    "Grade": "grading.base", "Response": "client.response", "ToolCall": "client.response",
+    "Grade": "grading.base", "Grader": "grading.base", "BaseGrader": "grading.base", "Response": "client.response", "ToolCall": "client.response",
     "ItemKind": "engine.item_kinds",
 }
 __all__ = ["__version__", *_PUBLIC]
@@ -35,7 +35,7 @@ __all__ = ["__version__", *_PUBLIC]
 if TYPE_CHECKING:
     from pytest_crucible.client.response import Response, ToolCall
     from pytest_crucible.engine.item_kinds import ItemKind
-    from pytest_crucible.grading.base import Grade
+    from pytest_crucible.grading.base import BaseGrader, Grade, Grader
     from pytest_crucible.suite.case import Case, function_tool, load_cases, tool_turn
     from pytest_crucible.suite.code_family import (
         STANDARD_LIBRARY_ONLY,
