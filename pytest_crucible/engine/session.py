@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Callable
 
 from pytest_crucible import __version__
-from pytest_crucible.analysis.compare import COMPARE_FILE, Baseline, render_text
-from pytest_crucible.analysis.report import render_terminal, write_reports
 from pytest_crucible.engine.config import Config, ModelSpec, find_config_path, load_config
 from pytest_crucible.engine.item_kinds import ItemContext, RunSettings
 from pytest_crucible.engine.scheduler import (
@@ -25,13 +23,13 @@ from pytest_crucible.engine.scheduler import (
     window_for,
 )
 from pytest_crucible.results.row import Row, latest_rows
-from pytest_crucible.results.store import HTML_FILE, RunStore, new_run_id, read_rows, resolve_run_dir
+from pytest_crucible.results.store import RunStore, new_run_id, read_rows, resolve_run_dir
 from pytest_crucible.suite.case import DEFAULT_SEED, Case
 
 
 class RunSession:
-    """Models, profile, settings and clients for this process; on the controller also the store and
-    the report."""
+    """Models, profile, settings and clients for this process; on the controller also the rows and the
+    store (the run's end, its reports and the gate, is analysis/run_end.py's RunEnd)."""
 
     def __init__(self, *, models: str, config_path: str | None = None, out_dir: str = "crucible-results",
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
@@ -57,9 +55,6 @@ class RunSession:
         self._clients: dict[str, object] = {}
         self._seen_ids: dict[str, str] = {}
         self._models_by_params: dict[str, str] | None = None
-        self.report: dict | None = None
-        self.baseline: Baseline | None = None  # --crucible-baseline: compared with as the run ends
-        self.comparison: dict | None = None
         self.other_failures = 0  # failed items that are not a model's wrong answer (a gated run still fails)
         self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
         # --crucible-resume: the finished rows of the run being continued, by resume key
@@ -267,7 +262,7 @@ class RunSession:
             ledger.remove()
 
     # -- results (controller) ---------------------------------------------------------------------
-    def _open_store(self) -> RunStore:
+    def open_store(self) -> RunStore:
         if self.store is None:
             self.store = RunStore(self.out_dir, self.run_id)
             self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
@@ -275,7 +270,7 @@ class RunSession:
 
     def record(self, row: Row) -> None:
         self.rows.append(row)
-        self._open_store().append(row)
+        self.open_store().append(row)
 
     def meta(self) -> dict:
         return {
@@ -298,42 +293,6 @@ class RunSession:
             from pytest_crucible.local import local_model_meta
             meta["local"] = local_model_meta(model)  # GGUF size, quant, parameters: the report header
         return meta
-
-    def finish(self) -> dict | None:
-        """Write report.json and report.md once (and compare.json against a baseline); later calls return
-        the same report."""
-        if self.store is None and (self.rows or self.baseline is not None):
-            self._open_store()  # a resumed run whose items had all finished before; a compared run with no row
-        if self.store and self.report is None:
-            self.store.close()
-            self.report = write_reports(self.store.run_dir, self.rows, self.store.meta)
-            if self.baseline is not None:
-                self.comparison = self.baseline.compare(self.rows, self.store.meta, self.store.run_dir,
-                                                        self.models[0].name)
-        return self.report
-
-    def gate_fails_run(self, tests_failed: bool) -> bool | None:
-        """Under --crucible-gate, whether the run fails: when the gate fails, or for a failure that is not
-        a wrong answer (an infrastructure error, a user's test). None when the run is not gated."""
-        if self.baseline is None or not self.baseline.enforce:
-            return None
-        self.finish()
-        passed = bool(self.comparison and self.comparison["gate"]["passed"])
-        return not passed or (tests_failed and self.other_failures > 0)
-
-    def summary_lines(self, report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
-        lines = render_terminal(report, verbosity, glyphs)
-        if self.comparison is not None:
-            lines += ["", f"compared with baseline {self.baseline.run.source}:"]
-            lines += render_text(self.comparison, brief=verbosity < -1)
-            if self.baseline.enforce:
-                lines.append("exit status: decided by the gate (--crucible-gate); wrong answers alone do not fail "
-                             "the run, errors do")
-        if self.store:
-            extra = f", {COMPARE_FILE}" if self.comparison is not None else ""
-            lines.append(f"report: {self.store.run_dir / HTML_FILE} (beside it: report.json, report.md, "
-                         f"rows.jsonl{extra})")
-        return lines
 
 
 @contextmanager

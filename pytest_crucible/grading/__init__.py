@@ -1,4 +1,4 @@
-"""Grader registry. One module per grader kind; each exposes
+"""The graders. One module per grader kind; each exposes
 
     check(spec: dict) -> list[tuple[str | None, str]]   # (field, message) problems in the case's grader spec
     grade(case: Case, response: Response) -> Grade       # pure; spec is case.grader
@@ -11,50 +11,14 @@ entry point: it refuses to grade a truncated reply as complete.
 
 Other packages add grader types through the entry point group `pytest_crucible.graders` (the entry
 point's name is the type a case writes in `grader.type`; its value a module or object with `check` and
-`grade` as above); see pytest_crucible/common/registry.py.
+`grade` as above); the registry is in pytest_crucible/suite/grader_types.py, where loading a case checks its
+grader spec.
 """
 
 from __future__ import annotations
 
-from pytest_crucible.common.errors import RegistryError
-from pytest_crucible.common.registry import Registry
 from pytest_crucible.grading.base import Grade
-
-ENTRY_POINT_GROUP = "pytest_crucible.graders"
-
-# type name in a case's `grader.type` -> module of the built-in grader
-GRADERS = Registry(ENTRY_POINT_GROUP, "grader type", {
-    "numeric": f"{__name__}.numeric",
-    "exact": f"{__name__}.exact",
-    "contains": f"{__name__}.contains",
-    "regex": f"{__name__}.regex",
-    "json": f"{__name__}.json_object",
-    "checks": f"{__name__}.checks",
-    "mapping": f"{__name__}.mapping",
-    "tool_calls": f"{__name__}.tool_calls",
-    "trace": f"{__name__}.trace",
-    "code": f"{__name__}.code",
-    "judge": f"{__name__}.judge",
-}, needs=("check", "grade"))
-
-
-def grader_module(kind: str):
-    """The grader of a type (built in, or from an entry point); RegistryError when none fits."""
-    return GRADERS.get(kind)
-
-
-def known_types() -> list[str]:
-    return GRADERS.names()
-
-
-def check_spec(spec: dict) -> list[tuple[str | None, str]]:
-    try:
-        module = grader_module(spec.get("type"))
-    except RegistryError as exc:
-        return [("type", str(exc))]
-    except ModuleNotFoundError:
-        return [("type", f"grader type {spec.get('type')!r} is not available in this installation")]
-    return list(module.check(spec))
+from pytest_crucible.suite.grader_types import ENTRY_POINT_GROUP, GRADERS, check_spec, grader_module, known_types
 
 
 def uses_sandbox(spec: dict) -> bool:
