@@ -42,9 +42,23 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from pytest_crucible import sandbox as sandbox_module
 from pytest_crucible.client.response import Response, ToolCall
 from pytest_crucible.common.errors import CaseError, CrucibleError
+from pytest_crucible.grading import Grade, check_spec, grade, json_object, mapping, matchers
+from pytest_crucible.grading import regex as regex_grader
+from pytest_crucible.grading.code import extract_code, run_code
+from pytest_crucible.grading.extract import clean_answer, normalize, parse_number
+from pytest_crucible.grading.judge import screen
+from pytest_crucible.grading.judge_model import JudgeError
+from pytest_crucible.grading.numeric import close_enough
+from pytest_crucible.grading.tool_calls import call_problem, comparer, tool_schema_problem
+from pytest_crucible.grading.trace import call_fits
+from pytest_crucible.suite import haystack
+from pytest_crucible.suite.agent_loop import ScriptExhausted, normalise, run_case_loop, scripted
 from pytest_crucible.suite.case import Case, builtin_cases_dir, iter_case_files, load_case_file
+from pytest_crucible.suite.importers import load_import
+from pytest_crucible.suite.speed_plan import check_plan
 
 VERIFY_KEYS = ("solver", "solution", "reference", "wrong", "accepted", "haystack", "notes")
 ACCEPTED_SHARE = 0.99  # of all verify.accepted replies, the share the graders must accept
@@ -283,13 +297,11 @@ def _as_list(value) -> list:
 
 
 def _check_static(run: _CaseRun, report: VerifyReport) -> None:
-    from pytest_crucible.grading import check_spec
 
     case, v = run.case, run.verify
     if case.speed is not None:
         # a speed case carries a measurement plan, not an answer: its plan is all there is to check
         run.spec_ok = False  # nothing to grade or run
-        from pytest_crucible.suite.speed_plan import check_plan
         for fld, message in check_plan(case.speed):
             run.problem(f"speed{'.' + fld if fld else ''}: {message}")
         return
@@ -317,7 +329,6 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
                 run.problem(f"grader names tool {name!r}, which is not defined in tools "
                             f"(defined: {', '.join(sorted(n for n in defined if n)) or 'none'})")
     if kind == "tool_calls":
-        from pytest_crucible.grading.tool_calls import tool_schema_problem
         for tool in case.tools:
             problem = tool_schema_problem(tool)
             if problem:
@@ -374,7 +385,6 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
 
 def _patterns(case: Case) -> list[tuple[str, dict]]:
     """(label, probe spec) for every regex in the grader spec."""
-    from pytest_crucible.grading import regex as regex_grader
 
     spec = case.grader
     out: list[tuple[str, dict]] = []
@@ -479,7 +489,6 @@ def response_from(reply: Any) -> Response:
 
 def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
     """Grade verify.reference (must pass) and verify.wrong (must fail) for non-code graders."""
-    from pytest_crucible.grading import grade
 
     case, v = run.case, run.verify
     if case.grader.get("type") == "code" or not run.spec_ok or not run.regex_ok:
@@ -514,8 +523,6 @@ def _check_judged(run: _CaseRun, report: VerifyReport) -> None:
     """A judged case without a judge: its reference must pass the screen (or the screen would fail right
     answers), its wrong answers that fail the screen are checked here, and at least one must pass the screen:
     a near miss that only the judge can fail, so the case tests the judge and not just the screen."""
-    from pytest_crucible.grading.extract import clean_answer
-    from pytest_crucible.grading.judge import screen
 
     v, spec = run.verify, run.case.grader
     if isinstance(v.get("reference"), str):
@@ -540,9 +547,6 @@ def _check_judged(run: _CaseRun, report: VerifyReport) -> None:
 def _judge_references(runs: list[_CaseRun], judge, report: VerifyReport) -> None:
     """A judge's verdicts on the judged cases: each reference must pass, each near miss (a wrong answer the
     screen lets through) must fail. A judge that fails its canary judges nothing; one problem says so."""
-    from pytest_crucible.grading.extract import clean_answer
-    from pytest_crucible.grading.judge import screen
-    from pytest_crucible.grading.judge_model import JudgeError
     judged = [run for run in runs if run.spec_ok and run.case.grader.get("type") == "judge"
               and isinstance(run.verify.get("reference"), str)]
     if not judged:
@@ -571,7 +575,6 @@ def _judge_references(runs: list[_CaseRun], judge, report: VerifyReport) -> None
 
 def _check_accepted(run: _CaseRun, report: VerifyReport, replies: list) -> None:
     """Grade each accepted reply; a refused one is listed in report.rejected, not a problem of the case."""
-    from pytest_crucible.grading import grade
 
     for i, reply in enumerate(replies):
         label = f"verify.accepted[{i}]"
@@ -588,8 +591,6 @@ def _check_accepted(run: _CaseRun, report: VerifyReport, replies: list) -> None:
 
 def _check_script(run: _CaseRun, report: VerifyReport, label: str, script: Any, should_pass: bool) -> None:
     """Replay a script of assistant turns against the case's simulation and grade the trace."""
-    from pytest_crucible.grading import grade
-    from pytest_crucible.suite.agent_loop import ScriptExhausted, run_case_loop, scripted
 
     case = run.case
     try:
@@ -636,7 +637,6 @@ def _short(reply: Any) -> str:
 # ------------------------------------------------------------------------------------------ haystacks
 
 def _check_haystack(run: _CaseRun, report: VerifyReport) -> None:
-    from pytest_crucible.suite import haystack
 
     params = run.verify.get("haystack")
     if params is None:
@@ -671,7 +671,6 @@ def _short_value(value: Any) -> str:
 
 def _compare_with_grader(spec: dict, derived: Any) -> str | None:
     """None when `derived` is the answer the grader expects; else why not."""
-    from pytest_crucible.grading.extract import normalize, parse_number
 
     kind = spec.get("type")
     if kind == "numeric":
@@ -679,7 +678,6 @@ def _compare_with_grader(spec: dict, derived: Any) -> str | None:
         want = parse_number(spec.get("answer"))
         if got is None:
             return f"{derived!r} is not a number"
-        from pytest_crucible.grading.numeric import close_enough
         if want is None or not close_enough(got, want, spec.get("tolerance", 0), spec.get("rel_tolerance", 0)):
             return f"the grader expects {spec.get('answer')}"
         return None
@@ -690,10 +688,8 @@ def _compare_with_grader(spec: dict, derived: Any) -> str | None:
             return f"the grader expects {spec.get('answer')!r}"
         return None
     if kind == "mapping":
-        from pytest_crucible.grading import mapping
         return mapping.answer_mismatch(spec, derived)
     if kind == "json":
-        from pytest_crucible.grading import json_object
         exact = spec.get("exact") or {}
         if not exact:
             return "the json grader has no exact values to compare with"
@@ -726,8 +722,6 @@ def _compare_with_tool_calls(spec: dict, derived: Any) -> str | None:
     """A tool_calls solver prints the calls the reply must make (a list, or {"calls": [...]}), each
     {name, arguments}; for a case that expects no call, what the answer must hold ({"answer": [...]}
     and/or {"values": {...}}, as for a trace solver)."""
-    from pytest_crucible.grading import matchers
-    from pytest_crucible.grading.tool_calls import call_problem, comparer
 
     parts = derived if isinstance(derived, dict) else {"calls": derived}
     if spec.get("expect_no_call"):
@@ -762,9 +756,6 @@ def _compare_with_trace(spec: dict, derived: Any) -> str | None:
     """A trace solver prints the values the answer must hold (a list), or an object with any of
     `answer` (that list), `values` (answer.values), `calls` (the required calls), `json`
     (answer.json.exact) and `state`."""
-    from pytest_crucible.grading import json_object
-    from pytest_crucible.grading.extract import normalize
-    from pytest_crucible.suite.agent_loop import normalise
 
     parts = derived if isinstance(derived, dict) else {"answer": _as_list(derived)}
     unknown = sorted(set(parts) - {"answer", "values", "calls", "json", "state"})
@@ -782,7 +773,6 @@ def _compare_with_trace(spec: dict, derived: Any) -> str | None:
         if lacking:
             return f"the grader's answer.all requires {lacking[0]!r}, which the solver does not derive"
     if "calls" in parts:
-        from pytest_crucible.grading.trace import call_fits
         want = [c for c in spec.get("calls") or [] if not c.get("optional")]
         got = [c for c in _as_list(parts["calls"]) if isinstance(c, dict)]
         unmatched = list(want)
@@ -810,10 +800,6 @@ _SOLVER_KINDS = {"numeric", "exact", "mapping", "json", "contains", "trace", "to
 
 def _make_sandbox(allow_unsandboxed: bool):
     """(sandbox, None) or (None, why there is none)."""
-    try:
-        from pytest_crucible import sandbox as sandbox_module
-    except ImportError as exc:
-        return None, f"the sandbox module cannot be imported: {exc}"
     if not sandbox_module.bwrap_available() and not allow_unsandboxed:
         return None, "bubblewrap (bwrap) is not installed; install it, or pass --allow-unsandboxed"
     try:
@@ -829,8 +815,6 @@ def _make_sandbox(allow_unsandboxed: bool):
 def _code_grade(case: Case, content: str, box):
     """Grade a code reply through the code grader, in `box`. A CaseError (the case's own tests or
     setup broke) propagates and is reported as a problem of the case."""
-    from pytest_crucible.grading import Grade
-    from pytest_crucible.grading.code import extract_code, run_code
 
     code = extract_code(content, case.grader["entry_point"])
     if code is None:
@@ -922,10 +906,6 @@ def _run_solver(run: _CaseRun, box) -> dict:
 
 def _imported_cases(name: str) -> list[Case]:
     """The cases of an imported public benchmark (pytest_crucible.suite.importers.load_import)."""
-    try:
-        from pytest_crucible.suite.importers import load_import
-    except ImportError as exc:
-        raise CrucibleError(f"imports are not available in this installation: {exc}") from None
     return list(load_import(name))
 
 

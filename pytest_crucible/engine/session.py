@@ -12,8 +12,13 @@ from pathlib import Path
 from typing import Callable
 
 from pytest_crucible import __version__
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.client.thinking_control import Thinking
+from pytest_crucible.common.cache import cache_dir
+from pytest_crucible.common.filelocks import SlotPool
 from pytest_crucible.engine.config import Config, ModelSpec, find_config_path, load_config
 from pytest_crucible.engine.item_kinds import ItemContext, RunSettings
+from pytest_crucible.engine.item_runner import ask, prepare, run_case, run_item
 from pytest_crucible.engine.scheduler import (
     CostLedger,
     Prefetcher,
@@ -22,9 +27,11 @@ from pytest_crucible.engine.scheduler import (
     ledger_path,
     window_for,
 )
+from pytest_crucible.local import LeaseManager, local_model_meta
 from pytest_crucible.results.row import Row, latest_rows
 from pytest_crucible.results.store import RunStore, new_run_id, read_rows, resolve_run_dir
 from pytest_crucible.suite.case import DEFAULT_SEED, Case
+from pytest_crucible.suite.profiles import select
 
 
 class RunSession:
@@ -80,8 +87,7 @@ class RunSession:
 
     def _judge(self, name: str):
         """The run's judge (--crucible-judge): a model from models.yaml, asked through this session's clients."""
-        from pytest_crucible.common.cache import cache_dir
-        from pytest_crucible.grading.judge_model import Judge
+        from pytest_crucible.grading.judge_model import Judge  # lazy: start-up: grading.extract costs ~25 ms
         model = self.config.select([name])[0]
         return Judge(model, lambda: self._judge_client(model), cache_dir=cache_dir() / "judge")
 
@@ -89,7 +95,7 @@ class RunSession:
         if not model.launch:
             return self.client_for(model)
         if self.local_endpoint is None:
-            from pytest_crucible.grading.judge_model import JudgeError
+            from pytest_crucible.grading.judge_model import JudgeError  # lazy: start-up, as in _judge
             raise JudgeError(f"judge {model.name} is a launched local model, and no local server is leased here")
         base_url, api_key = self.local_endpoint(model)
         return self.client_for(model, base_url, api_key)
@@ -135,7 +141,6 @@ class RunSession:
 
     def select(self, cases: list[Case]) -> tuple[list[Case], list[Case]]:
         """Split cases into (selected, deselected) by the profile, keeping suite order."""
-        from pytest_crucible.suite.profiles import select
         return select(cases, self.profile)
 
     # -- execution --------------------------------------------------------------------------------
@@ -151,7 +156,6 @@ class RunSession:
     def run_item(self, case: Case, model: ModelSpec, client, repeat: int = 1, key: str | None = None) -> Row:
         """Ask and grade one item; always a finished row (see runner.run_item). An item asked ahead
         under `key` (see `start_ahead`) takes that answer."""
-        from pytest_crucible.engine.item_runner import run_case, run_item
         ahead = self.prefetcher.take(key) if self.prefetcher is not None and key is not None else None
         if ahead is not None:
             item, future = ahead
@@ -184,7 +188,6 @@ class RunSession:
     def start_ahead(self, case: Case, model: ModelSpec, repeat: int):
         """(item, ask) to send off ahead of pytest, or None when the item must not be asked ahead
         (already finished in a resumed run, skipped, or its kind holds the endpoint alone)."""
-        from pytest_crucible.engine.item_runner import ask, prepare
         if self.finished_row(case, model, repeat) is not None:
             return None
         item = ItemContext(case, model, self.client_for(model), self.begin_row(case, model, repeat), self.settings)
@@ -198,8 +201,6 @@ class RunSession:
         the provider's lane and the cost ledger (scheduler.py). A model with a launch spec talks to its
         own local server: no lane (the lease rules apply), and its provider's key and headers are never
         sent there."""
-        from pytest_crucible.client.chat import ChatClient
-        from pytest_crucible.client.thinking_control import Thinking
         provider = model.provider
         base_url = base_url or (provider.base_url if provider and not model.launch else None)
         if base_url is None:
@@ -222,7 +223,6 @@ class RunSession:
 
     def _lane(self, provider) -> ProviderLane:
         if provider.name not in self._lanes:
-            from pytest_crucible.common.filelocks import SlotPool
             self._lanes[provider.name] = ProviderLane(
                 provider.name, provider.concurrency, slots=SlotPool(provider.base_url, provider.concurrency),
                 log=self.notes.append)
@@ -290,7 +290,6 @@ class RunSession:
     def _model_meta(model: ModelSpec) -> dict:
         meta = {"model_id": model.model_id, "provider": model.provider.name if model.provider else "local"}
         if model.launch:
-            from pytest_crucible.local import local_model_meta
             meta["local"] = local_model_meta(model)  # GGUF size, quant, parameters: the report header
         return meta
 
@@ -304,7 +303,6 @@ def judge_from_config(name: str, config_path: str | None = None, log: Callable[[
     judge = session.settings.judge
     leases = None
     if judge.model.launch:
-        from pytest_crucible.local import LeaseManager
         leases = LeaseManager(run_id=session.run_id, log=log, secret_env_names=session.secret_env_names())
 
         def local_endpoint(model):

@@ -39,7 +39,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from pytest_crucible.grading import json_object, matchers
+from pytest_crucible.grading import contains, json_object, matchers
 from pytest_crucible.grading.base import Grade
 from pytest_crucible.grading.checks import words  # the word count the instruct checks use
 from pytest_crucible.grading.extract import plain, strip_reasoning, word_pattern
@@ -132,7 +132,6 @@ def answer_spec_problems(answer: dict) -> list[tuple[str | None, str]]:
         problems.append(("answer.decoys", "decoys is a list of wrong values (texts or numbers)"))
     phrases = {k: answer[k] for k in ("all", "any", "forbidden") if k in answer}
     if phrases:
-        from pytest_crucible.grading import contains
         problems += [(f"answer.{f}" if f else "answer", m)
                      for f, m in contains.check({"type": "contains", **phrases})]
     elif not any(k in answer for k in ("values", "json", "max_words", "grounded")):
