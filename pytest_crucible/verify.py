@@ -297,7 +297,6 @@ def _as_list(value) -> list:
 
 
 def _check_static(run: _CaseRun, report: VerifyReport) -> None:
-
     case, v = run.case, run.verify
     if case.speed is not None:
         # a speed case carries a measurement plan, not an answer: its plan is all there is to check
@@ -385,7 +384,6 @@ def _check_static(run: _CaseRun, report: VerifyReport) -> None:
 
 def _patterns(case: Case) -> list[tuple[str, dict]]:
     """(label, probe spec) for every regex in the grader spec."""
-
     spec = case.grader
     out: list[tuple[str, dict]] = []
     if spec.get("type") == "regex" and isinstance(spec.get("pattern"), str):
@@ -489,7 +487,6 @@ def response_from(reply: Any) -> Response:
 
 def _check_replies(run: _CaseRun, report: VerifyReport) -> None:
     """Grade verify.reference (must pass) and verify.wrong (must fail) for non-code graders."""
-
     case, v = run.case, run.verify
     if case.grader.get("type") == "code" or not run.spec_ok or not run.regex_ok:
         return
@@ -523,7 +520,6 @@ def _check_judged(run: _CaseRun, report: VerifyReport) -> None:
     """A judged case without a judge: its reference must pass the screen (or the screen would fail right
     answers), its wrong answers that fail the screen are checked here, and at least one must pass the screen:
     a near miss that only the judge can fail, so the case tests the judge and not just the screen."""
-
     v, spec = run.verify, run.case.grader
     if isinstance(v.get("reference"), str):
         failed = screen(spec, clean_answer(v["reference"]))
@@ -575,7 +571,6 @@ def _judge_references(runs: list[_CaseRun], judge, report: VerifyReport) -> None
 
 def _check_accepted(run: _CaseRun, report: VerifyReport, replies: list) -> None:
     """Grade each accepted reply; a refused one is listed in report.rejected, not a problem of the case."""
-
     for i, reply in enumerate(replies):
         label = f"verify.accepted[{i}]"
         try:
@@ -591,7 +586,6 @@ def _check_accepted(run: _CaseRun, report: VerifyReport, replies: list) -> None:
 
 def _check_script(run: _CaseRun, report: VerifyReport, label: str, script: Any, should_pass: bool) -> None:
     """Replay a script of assistant turns against the case's simulation and grade the trace."""
-
     case = run.case
     try:
         turns = [response_from(t) for t in (script if isinstance(script, list) else [script])]
@@ -637,7 +631,6 @@ def _short(reply: Any) -> str:
 # ------------------------------------------------------------------------------------------ haystacks
 
 def _check_haystack(run: _CaseRun, report: VerifyReport) -> None:
-
     params = run.verify.get("haystack")
     if params is None:
         return
@@ -671,7 +664,6 @@ def _short_value(value: Any) -> str:
 
 def _compare_with_grader(spec: dict, derived: Any) -> str | None:
     """None when `derived` is the answer the grader expects; else why not."""
-
     kind = spec.get("type")
     if kind == "numeric":
         got = parse_number(derived) if not isinstance(derived, Fraction) else derived
@@ -722,7 +714,6 @@ def _compare_with_tool_calls(spec: dict, derived: Any) -> str | None:
     """A tool_calls solver prints the calls the reply must make (a list, or {"calls": [...]}), each
     {name, arguments}; for a case that expects no call, what the answer must hold ({"answer": [...]}
     and/or {"values": {...}}, as for a trace solver)."""
-
     parts = derived if isinstance(derived, dict) else {"calls": derived}
     if spec.get("expect_no_call"):
         if parts.get("calls"):
@@ -756,7 +747,6 @@ def _compare_with_trace(spec: dict, derived: Any) -> str | None:
     """A trace solver prints the values the answer must hold (a list), or an object with any of
     `answer` (that list), `values` (answer.values), `calls` (the required calls), `json`
     (answer.json.exact) and `state`."""
-
     parts = derived if isinstance(derived, dict) else {"answer": _as_list(derived)}
     unknown = sorted(set(parts) - {"answer", "values", "calls", "json", "state"})
     if unknown:
@@ -815,7 +805,6 @@ def _make_sandbox(allow_unsandboxed: bool):
 def _code_grade(case: Case, content: str, box):
     """Grade a code reply through the code grader, in `box`. A CaseError (the case's own tests or
     setup broke) propagates and is reported as a problem of the case."""
-
     code = extract_code(content, case.grader["entry_point"])
     if code is None:
         return Grade(passed=False, reason="no code in response")

@@ -312,7 +312,6 @@ BUILTIN_MODELS: dict[str, dict] = {
 
 
 def _parse_launch(raw, spec, item_line, label, file) -> dict:
-
     def error(message, key):
         line = _line(raw, key, None) if isinstance(raw, LineDict) and key in raw else None
         where = "launch" if key == "launch" else f"launch.{key}"

@@ -60,7 +60,6 @@ def mode_for(exclusive: bool, local: bool) -> str | None:
 @contextmanager
 def item_lock(model, client=None, *, exclusive: bool = False) -> Iterator[LockHeld]:
     """The lock one item's requests hold: see `mode_for`."""
-
     base_url = getattr(client, "base_url", None)
     local = is_local_model(model, base_url)
     with endpoint_lock(endpoint_key(model, base_url), mode_for(exclusive, local)) as held:

@@ -175,7 +175,6 @@ def extract_code(text: str, entry_point: str) -> str | None:
     - no fences: the reply itself if it parses as Python; else, from its first line that starts code
       (import, def, class, decorator), the longest stretch that parses, if it defines the entry point.
     """
-
     text = text or ""
     blocks = code_blocks(text)
     if blocks:
@@ -301,7 +300,6 @@ def calibration_key(case, sandbox: Sandbox | None = None) -> str:
 
 def calibrated_limit(case, *, sandbox: Sandbox) -> float:
     """max(2 s, 10 x the reference solution's time), measured once per machine and cached."""
-
     key = calibration_key(case, sandbox)
     folder = cache_dir() / "calibration"
     folder.mkdir(parents=True, exist_ok=True)

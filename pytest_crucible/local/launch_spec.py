@@ -280,7 +280,6 @@ class LaunchSpec:
 
 def package_gguf(package: str, file: str | None = None) -> Path:
     """Find the GGUF file shipped inside an installed distribution, without importing it."""
-
     candidates: list[Path] = []
     try:
         dist = importlib.metadata.distribution(package)

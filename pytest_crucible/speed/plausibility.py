@@ -51,7 +51,6 @@ class Weights:
 
 def weights_from_gguf(path: str) -> Weights:
     """Bytes read per token from a GGUF's tensor table (MoE-aware), by speed/gguf.py."""
-
     info = read_gguf(path)
     per_token = info.active_weight_bytes or info.size_bytes
     return Weights(float(per_token), float(info.active_parameter_count) if info.active_parameter_count else None,
