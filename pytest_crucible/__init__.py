@@ -30,7 +30,15 @@ _PUBLIC = {
     "Grade": "grading.base", "Grader": "grading.base", "BaseGrader": "grading.base", "Response": "client.response", "ToolCall": "client.response",
     "ItemKind": "engine.item_kinds",
 }
-__all__ = ["__version__", *_PUBLIC]
+__all__ = [
+    "__version__",
+    "Case", "load_cases", "function_tool", "tool_turn",
+    "family_rng", "numeric_case", "program", "spell", "factored",
+    "code_case", "mutate", "flow", "literal", "row_tests", "script_tests", "STANDARD_LIBRARY_ONLY",
+    "haystack_case", "size_plan", "SIZE_CLASSES", "build_haystack", "min_context_for",
+    "Grade", "Grader", "BaseGrader", "Response", "ToolCall", "ItemKind",
+]
+assert set(__all__) == {"__version__", *_PUBLIC}  # one list to read, one table to load from
 
 if TYPE_CHECKING:
     from pytest_crucible.client.response import Response, ToolCall

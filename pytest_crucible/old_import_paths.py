@@ -13,7 +13,7 @@ import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Any, Sequence
+from typing import Sequence
 
 # old dotted name (under pytest_crucible.) -> new
 MOVED = {

@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Callable
 
 from pytest_crucible.common.errors import CrucibleError
+from pytest_crucible.engine.session import judge_from_config
 from pytest_crucible.grading.extract import clean_answer
+from pytest_crucible.grading.judge_model import JudgeError
 from pytest_crucible.results.row import Row, latest_rows
 from pytest_crucible.results.store import read_rows
 from pytest_crucible.suite.case import Case, load_cases
@@ -213,7 +215,6 @@ def _judged_cases(paths: list[Path] | None, seeds: set) -> dict[tuple, Case]:
 def play(judge, cases: dict[tuple, Case], answers: dict[tuple, dict[str, str]], result: Pairwise,
          log: Callable[[str], None] = print) -> None:
     """Both orders of every pair of players on every case both answered."""
-    from pytest_crucible.grading.judge_model import JudgeError
     for key in sorted(answers):
         case_id, given = key[0], answers[key]
         names = sorted(given)
@@ -235,8 +236,6 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
                  paths: list[Path] | None = None, out: str | Path = "pairwise.json",
                  rounds: int = BOOTSTRAP_ROUNDS, log: Callable[[str], None] = print) -> dict:
     """Compare the runs' answers with the judge, fit and write `out`; the result as written."""
-    from pytest_crucible.engine.session import judge_from_config
-    from pytest_crucible.grading.judge_model import JudgeError
     if len(run_dirs) < 2:
         raise CrucibleError("give at least two run folders to compare")
     if not judge_name:

@@ -322,7 +322,7 @@ def _truncated_text(truncated: dict, lead: str) -> str:
 
 def write_reports(run_dir: Path, rows, meta: dict | None = None) -> dict:
     """report.json, report.md and report.html in `run_dir`; returns the report."""
-    from pytest_crucible.analysis.report_html import render_html  # matplotlib: loaded only when a report is written
+    from pytest_crucible.analysis.report_html import render_html  # lazy: matplotlib, only when a report is written
     report = aggregate(rows, meta)
     run_dir = Path(run_dir)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

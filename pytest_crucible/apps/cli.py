@@ -6,14 +6,16 @@ import argparse
 import json
 import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import quote
 
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.engine.options import SETTINGS
 
 
 def _cmd_init(args) -> int:
-    from pytest_crucible.engine.config import INIT_TEMPLATE
+    from pytest_crucible.engine.config import INIT_TEMPLATE  # lazy: CLI start-up
     path = Path(args.path)
     if path.exists() and not args.force:
         print(f"{path} exists; pass --force to overwrite it", file=sys.stderr)
@@ -25,8 +27,8 @@ def _cmd_init(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from pytest_crucible.analysis.report import render_markdown, write_reports
-    from pytest_crucible.results.store import read_rows, run_meta
+    from pytest_crucible.analysis.report import render_markdown, write_reports  # lazy: CLI start-up
+    from pytest_crucible.results.store import read_rows, run_meta  # lazy: CLI start-up
     run_dir = Path(args.run_dir)
     if not (run_dir / "rows.jsonl").is_file():
         print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
@@ -38,8 +40,8 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_recover(args) -> int:
-    from pytest_crucible.analysis.report import render_terminal
-    from pytest_crucible.apps.recover import recover_run
+    from pytest_crucible.analysis.report import render_terminal  # lazy: CLI start-up
+    from pytest_crucible.apps.recover import recover_run  # lazy: CLI start-up
     recovery = recover_run(args.run_dir, max_tokens=args.max_tokens, force_answer=args.force_answer,
                            config_path=_setting(args, "config"), paths=[Path(p) for p in args.paths] or None)
     print(recovery.summary())
@@ -50,7 +52,7 @@ def _cmd_recover(args) -> int:
 
 
 def _cmd_pairwise(args) -> int:
-    from pytest_crucible.analysis.pairwise import render_table, run_pairwise
+    from pytest_crucible.analysis.pairwise import render_table, run_pairwise  # lazy: CLI start-up
     result = run_pairwise(args.runs, judge_name=_setting(args, "judge"), config_path=_setting(args, "config"),
                           paths=[Path(p) for p in args.cases], out=args.out, rounds=args.rounds)
     for line in render_table(result):
@@ -60,9 +62,8 @@ def _cmd_pairwise(args) -> int:
 
 
 def _cmd_gui(args) -> int:
-    from urllib.parse import quote
 
-    from pytest_crucible.results.runs import is_run_dir
+    from pytest_crucible.results.runs import is_run_dir  # lazy: CLI start-up
     path, start = Path(SETTINGS["out"].resolve(args.dir)), "/"
     if is_run_dir(path):  # a run folder (or `latest`): serve the results folder, open at this run
         path = path.resolve()
@@ -72,7 +73,7 @@ def _cmd_gui(args) -> int:
               file=sys.stderr)
         return 1
     try:
-        from pytest_crucible.apps.gui import serve
+        from pytest_crucible.apps.gui import serve  # lazy: the gui extra (starlette) is optional
     except ImportError as exc:
         print(f"crucible gui needs the gui extra ({exc.name} is missing): pip install 'pytest-crucible[gui]'",
               file=sys.stderr)
@@ -89,7 +90,7 @@ def _setting(args, name: str):
 
 
 def _cmd_compare(args) -> int:
-    from pytest_crucible.analysis.compare import GateSettings, compare_runs, load_run, render_text
+    from pytest_crucible.analysis.compare import GateSettings, compare_runs, load_run, render_text  # lazy: CLI start-up
     if args.new is None and not (args.base_model and args.new_model):
         print("crucible compare: with one run, name both sides: --base-model A --new-model B", file=sys.stderr)
         return 2
@@ -103,7 +104,7 @@ def _cmd_compare(args) -> int:
 
 
 def _load(args):
-    from pytest_crucible.suite.case import load_cases
+    from pytest_crucible.suite.case import load_cases  # lazy: CLI start-up
     paths = [Path(p) for p in args.paths] or None
     cases = load_cases(paths, seed=_setting(args, "seed"))
     categories = _setting(args, "categories")
@@ -114,8 +115,8 @@ def _load(args):
 
 
 def _cmd_cases_list(args) -> int:
-    from pytest_crucible.suite.case import DIFFICULTIES
-    from pytest_crucible.suite.profiles import select
+    from pytest_crucible.suite.case import DIFFICULTIES  # lazy: CLI start-up
+    from pytest_crucible.suite.profiles import select  # lazy: CLI start-up
     cases = _load(args)
     profiles = _config_for(args).profiles
     name = _setting(args, "profile")
@@ -145,7 +146,7 @@ def _cmd_cases_list(args) -> int:
 
 
 def _cmd_cases_verify(args) -> int:
-    from pytest_crucible import verify
+    from pytest_crucible import verify  # lazy: CLI start-up
     paths = [Path(p) for p in args.paths] or None
 
     def progress(done, total, case_id):
@@ -161,7 +162,7 @@ def _cmd_cases_verify(args) -> int:
                                    seed=_setting(args, "seed"), allow_unsandboxed=_setting(args, "allow_unsandboxed"))
     judge_name = _setting(args, "judge")
     if judge_name:
-        from pytest_crucible.engine.session import judge_from_config
+        from pytest_crucible.engine.session import judge_from_config  # lazy: CLI start-up
         with judge_from_config(judge_name, _setting(args, "config")) as judge:
             report = run(judge)
     else:
@@ -180,13 +181,13 @@ def _cmd_cases_verify(args) -> int:
 
 
 def _config_for(args):
-    from pytest_crucible.engine.config import find_config_path, load_config
+    from pytest_crucible.engine.config import find_config_path, load_config  # lazy: CLI start-up
     return load_config(find_config_path(_setting(args, "config")))
 
 
 def _probe(provider, timeout: float) -> tuple[bool, str, list[str]]:
     """(up, detail, served model ids) from a quick GET {base_url}/models. The key is sent, never shown."""
-    from pytest_crucible.local.http import HTTPFailure, request_json
+    from pytest_crucible.local.http import HTTPFailure, request_json  # lazy: CLI start-up
     try:
         body = request_json("GET", f"{provider.base_url}/models", timeout=timeout, token=provider.api_key())
     except HTTPFailure as exc:
@@ -199,7 +200,6 @@ def _probe(provider, timeout: float) -> tuple[bool, str, list[str]]:
 
 
 def _probe_all(providers, timeout: float) -> dict:
-    from concurrent.futures import ThreadPoolExecutor
     if not providers:
         return {}
     with ThreadPoolExecutor(max_workers=min(8, len(providers))) as pool:
@@ -208,7 +208,7 @@ def _probe_all(providers, timeout: float) -> dict:
 
 
 def _local_line(model) -> str:
-    from pytest_crucible.local import local_model_meta
+    from pytest_crucible.local import local_model_meta  # lazy: CLI start-up
     meta = local_model_meta(model) or {}
     what = meta.get("gguf_summary") or f"NOT READY: {meta.get('error', 'unknown problem')}"
     devices = ", ".join(d["id"] for d in meta.get("devices", [])) or meta.get("devices_error", "?")
@@ -216,9 +216,9 @@ def _local_line(model) -> str:
 
 
 def _cmd_status(args) -> int:
-    from pytest_crucible.local import default_lease_dir, list_leases
-    from pytest_crucible.local.device_leases import LeaseDir
-    from pytest_crucible.local.devices import discover_devices
+    from pytest_crucible.local import default_lease_dir, list_leases  # lazy: CLI start-up
+    from pytest_crucible.local.device_leases import LeaseDir  # lazy: CLI start-up
+    from pytest_crucible.local.devices import discover_devices  # lazy: CLI start-up
     config = _config_for(args)
     print(f"config: {config.path or 'none found (built-in models only; crucible init writes one)'}")
     lease_dir = LeaseDir(args.lease_dir or default_lease_dir())
@@ -244,14 +244,14 @@ def _cmd_status(args) -> int:
         for model in local:
             print(f"  {model.name:<14} {_local_line(model)}")
     try:
-        from pytest_crucible.sandbox import bwrap_available, find_bwrap
+        from pytest_crucible.sandbox import bwrap_available, find_bwrap  # lazy: CLI start-up
         sandbox = f"bwrap found ({find_bwrap()})" if bwrap_available() else \
             "bwrap NOT found: coding cases are skipped (apt install bubblewrap)"
     except ImportError:
         sandbox = "not available in this installation"
     print(f"sandbox: {sandbox}")
     try:
-        from pytest_crucible.suite.case import load_cases
+        from pytest_crucible.suite.case import load_cases  # lazy: CLI start-up
         cases = load_cases(None)
     except CrucibleError as exc:
         print(f"cases: cannot load the built-in suite: {exc}")

@@ -284,7 +284,7 @@ def resolve_token(host: str, given: str | None) -> str | None:
 def serve(results_dir: str | os.PathLike, *, host: str, port: int, token: str | None = None,
           start_path: str = "/", announce=print) -> None:
     """Serve until interrupted. The URL (with the token, once) goes to `announce`."""
-    import uvicorn
+    import uvicorn  # lazy: only serving needs uvicorn; build_app does not
     token = resolve_token(host, token)
     app = build_app(results_dir, token=token, loopback=is_loopback(host))
     shown = socket.gethostname() if host in ("0.0.0.0", "::", "") else host

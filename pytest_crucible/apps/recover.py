@@ -24,6 +24,9 @@ from typing import Callable
 from pytest_crucible.analysis.report import write_reports
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.engine.item_kinds import ItemContext
+from pytest_crucible.engine.item_runner import run_item
+from pytest_crucible.engine.session import RunSession
+from pytest_crucible.local import LeaseManager
 from pytest_crucible.results.row import Row, latest_rows, max_tokens_for, request_params
 from pytest_crucible.results.store import read_meta, read_rows
 from pytest_crucible.suite.case import Case, load_cases
@@ -58,7 +61,6 @@ def recover_run(run_dir: str | Path, *, max_tokens: int | None = None, force_ans
                 config_path: str | None = None, paths: list[Path] | None = None,
                 log: Callable[[str], None] = print) -> Recovery:
     """Re-ask the run's items cut off in reasoning (see the module docstring) and rebuild its report."""
-    from pytest_crucible.engine.session import RunSession
     if (max_tokens is None) == (not force_answer):
         raise CrucibleError("give one of --max-tokens N or --force-answer")
     if max_tokens is not None and max_tokens <= 0:
@@ -90,7 +92,6 @@ def recover_run(run_dir: str | Path, *, max_tokens: int | None = None, force_ans
             model = session.model(old.model)
             if model.launch:
                 if leases is None:
-                    from pytest_crucible.local import LeaseManager
                     leases = LeaseManager(run_id=session.run_id, log=log, secret_env_names=session.secret_env_names())
                 server = leases.server_for(model)
                 client = session.client_for(model, server.base_url, server.api_key)
@@ -117,7 +118,6 @@ def recover_run(run_dir: str | Path, *, max_tokens: int | None = None, force_ans
 
 
 def _run(item: ItemContext, old: Row, max_tokens: int | None) -> Row:
-    from pytest_crucible.engine.item_runner import run_item
     case, model = item.case, item.model
     if max_tokens is not None:
         def ask():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -14,7 +15,6 @@ class ToolCall:
 
     def parsed_arguments(self) -> Any:
         """The arguments as JSON, or None when the model wrote invalid JSON."""
-        import json
         try:
             return json.loads(self.arguments) if self.arguments.strip() else {}
         except (json.JSONDecodeError, AttributeError):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 CACHE_DIR_ENV = "CRUCIBLE_CACHE_DIR"
 
 
@@ -13,5 +15,4 @@ def cache_dir() -> Path:
     override = os.environ.get(CACHE_DIR_ENV)
     if override:
         return Path(override)
-    from platformdirs import user_cache_dir
     return Path(user_cache_dir("pytest-crucible"))

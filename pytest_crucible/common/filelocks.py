@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Iterator
 
 from filelock import FileLock, Timeout
+from platformdirs import user_cache_dir
 
 try:
     import fcntl
@@ -40,7 +41,6 @@ def lock_root() -> Path:
     if explicit:
         path = Path(explicit)
     else:
-        from platformdirs import user_cache_dir
         path = Path(user_cache_dir("pytest-crucible")) / "locks"
     path.mkdir(parents=True, exist_ok=True)
     return path

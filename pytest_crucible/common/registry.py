@@ -22,20 +22,19 @@ from __future__ import annotations
 import importlib
 import warnings
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Callable
+from typing import Callable
 
 from pytest_crucible.common.errors import RegistryError
 
 
 class Registry:
     def __init__(self, group: str, what: str, builtin: dict[str, str], needs: tuple[str, ...],
-                 key: Callable[[str], str] = lambda name: name, adapt: Callable[[Any], Any] = lambda found: found):
+                 key: Callable[[str], str] = lambda name: name):
         self.group = group          # the entry point group other packages add to
         self.what = what            # "grader type", "import": how messages name an entry
         self.builtin = builtin      # name -> the built-in implementation: "module" or "module:attribute"
         self.needs = needs          # callables the loaded object must have
         self.key = key              # how a name is written before lookup (e.g. case and dashes folded)
-        self.adapt = adapt          # what a lookup returns for the loaded object (e.g. a module wrapped)
 
     def _entry_points(self) -> dict[str, EntryPoint]:
         found: dict[str, EntryPoint] = {}
@@ -58,7 +57,7 @@ class Registry:
         if key in self.builtin:
             module, _, attribute = self.builtin[key].partition(":")
             found = importlib.import_module(module)
-            return self.adapt(getattr(found, attribute) if attribute else found)
+            return getattr(found, attribute) if attribute else found
         entry = self._entry_points().get(key)
         if entry is None:
             raise RegistryError(f"unknown {self.what} {name!r}; use one of {', '.join(self.names())}")
@@ -80,7 +79,7 @@ class Registry:
             raise RegistryError(f"the {self.what} {name!r} ({entry.value}, from {dist}) has no "
                                 f"{' or '.join(a + '()' for a in lacking)}; the {self.group} entry point group "
                                 f"needs {', '.join(a + '()' for a in self.needs)}")
-        return self.adapt(found)
+        return found
 
 
 __all__ = ["Registry"]

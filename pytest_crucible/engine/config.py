@@ -7,10 +7,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from platformdirs import user_config_dir
+
 from pytest_crucible.client.thinking_control import APIS as THINKING_APIS
 from pytest_crucible.client.thinking_control import MODES as THINKING_MODES
 from pytest_crucible.common.errors import ConfigError
 from pytest_crucible.common.yamlio import LineDict, load_yaml
+from pytest_crucible.local.launch_spec import validate_launch
 from pytest_crucible.suite.case import refused_params
 from pytest_crucible.suite.profiles import BUILTIN_PROFILES, check_profile
 
@@ -105,7 +108,6 @@ class Config:
 
 
 def default_config_dir() -> Path:
-    from platformdirs import user_config_dir
     return Path(user_config_dir("pytest-crucible"))
 
 
@@ -310,8 +312,6 @@ BUILTIN_MODELS: dict[str, dict] = {
 
 
 def _parse_launch(raw, spec, item_line, label, file) -> dict:
-    from pytest_crucible.local.launch_spec import validate_launch
-
     def error(message, key):
         line = _line(raw, key, None) if isinstance(raw, LineDict) and key in raw else None
         where = "launch" if key == "launch" else f"launch.{key}"
@@ -322,7 +322,6 @@ def _parse_launch(raw, spec, item_line, label, file) -> dict:
 
 
 def builtin_models() -> dict[str, ModelSpec]:
-    from pytest_crucible.local.launch_spec import validate_launch
     models = {}
     for name, spec in BUILTIN_MODELS.items():
         launch = validate_launch(spec["launch"])

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from pytest_crucible.common.filelocks import EXCLUSIVE, SHARED, lock_file, shared_or_exclusive
+from pytest_crucible.local.hardware import is_local_model
 
 __all__ = ["EXCLUSIVE", "SHARED", "LockHeld", "endpoint_key", "endpoint_lock", "item_lock", "mode_for"]
 
@@ -59,8 +60,6 @@ def mode_for(exclusive: bool, local: bool) -> str | None:
 @contextmanager
 def item_lock(model, client=None, *, exclusive: bool = False) -> Iterator[LockHeld]:
     """The lock one item's requests hold: see `mode_for`."""
-    from pytest_crucible.local.hardware import is_local_model
-
     base_url = getattr(client, "base_url", None)
     local = is_local_model(model, base_url)
     with endpoint_lock(endpoint_key(model, base_url), mode_for(exclusive, local)) as held:

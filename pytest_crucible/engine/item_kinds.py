@@ -22,11 +22,13 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from pytest_crucible import grading as graders
 from pytest_crucible.common.errors import RegistryError
 from pytest_crucible.common.registry import Registry
 from pytest_crucible.engine.config import ModelSpec
 from pytest_crucible.engine.speed_settings import SpeedSettings
 from pytest_crucible.results.row import Row, max_tokens_for, reasoning_budget_for, request_params
+from pytest_crucible.sandbox import get_sandbox
 from pytest_crucible.suite.agent_loop import Trace, run_case_loop
 from pytest_crucible.suite.case import Case
 
@@ -42,7 +44,6 @@ class RunSettings:
     judge: Any = None                 # the judge.Judge that grades judged cases (--crucible-judge), or None
 
     def sandbox(self):
-        from pytest_crucible.sandbox import get_sandbox
         return get_sandbox(allow_unsandboxed=self.allow_unsandboxed)
 
 
@@ -91,7 +92,6 @@ def grade_reply(item: ItemContext, response) -> None:
 
 
 def _grade(item: ItemContext, response, trace: Trace | None = None) -> None:
-    from pytest_crucible import grading as graders
     sandbox = item.settings.sandbox() if graders.uses_sandbox(item.case.grader) else None
     result = graders.grade(item.case, response, trace, sandbox=sandbox, judge=item.settings.judge)
     details = dict(result.details)

@@ -14,7 +14,9 @@ from typing import Any, Callable
 from pytest_crucible.common.errors import CaseError, CostCapReached, InfraError
 from pytest_crucible.engine.endpoint_lock import item_lock
 from pytest_crucible.engine.item_kinds import ItemContext, ItemKind, RunSettings, kind_for
+from pytest_crucible.grading import needs_judge
 from pytest_crucible.results.row import BUG_PREFIX, Row, now_iso
+from pytest_crucible.sandbox import unavailable_reason
 
 # A server refusing a prompt longer than its context: the case does not apply to this model (a skip).
 CONTEXT_REFUSAL = re.compile(r"rejected the request.*(context (length|window|size)|maximum context|n_ctx|"
@@ -27,10 +29,8 @@ def skip_reason(item: ItemContext) -> str | None:
     if case.min_context and model.context_length and case.min_context > model.context_length:
         return f"needs {case.min_context} tokens of context, {model.name} has {model.context_length}"
     if case.grader.get("type") == "code":
-        from pytest_crucible.sandbox import unavailable_reason
         return unavailable_reason(item.settings.allow_unsandboxed)
     if case.grader and item.settings.judge is None:
-        from pytest_crucible.grading import needs_judge
         if needs_judge(case.grader):
             return "judged case: needs a judge model (--crucible-judge MODEL)"
     return None

@@ -12,10 +12,13 @@ from pathlib import Path
 from typing import Callable
 
 from pytest_crucible import __version__
-from pytest_crucible.analysis.compare import COMPARE_FILE, Baseline, render_text
-from pytest_crucible.analysis.report import render_terminal, write_reports
+from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.client.thinking_control import Thinking
+from pytest_crucible.common.cache import cache_dir
+from pytest_crucible.common.filelocks import SlotPool
 from pytest_crucible.engine.config import Config, ModelSpec, find_config_path, load_config
 from pytest_crucible.engine.item_kinds import ItemContext, RunSettings
+from pytest_crucible.engine.item_runner import ask, prepare, run_case, run_item
 from pytest_crucible.engine.scheduler import (
     CostLedger,
     Prefetcher,
@@ -24,14 +27,16 @@ from pytest_crucible.engine.scheduler import (
     ledger_path,
     window_for,
 )
+from pytest_crucible.local import LeaseManager, local_model_meta
 from pytest_crucible.results.row import Row, latest_rows
-from pytest_crucible.results.store import HTML_FILE, RunStore, new_run_id, read_rows, resolve_run_dir
+from pytest_crucible.results.store import RunStore, new_run_id, read_rows, resolve_run_dir
 from pytest_crucible.suite.case import DEFAULT_SEED, Case
+from pytest_crucible.suite.profiles import select
 
 
 class RunSession:
-    """Models, profile, settings and clients for this process; on the controller also the store and
-    the report."""
+    """Models, profile, settings and clients for this process; on the controller also the rows and the
+    store (the run's end, its reports and the gate, is analysis/run_end.py's RunEnd)."""
 
     def __init__(self, *, models: str, config_path: str | None = None, out_dir: str = "crucible-results",
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
@@ -57,9 +62,6 @@ class RunSession:
         self._clients: dict[str, object] = {}
         self._seen_ids: dict[str, str] = {}
         self._models_by_params: dict[str, str] | None = None
-        self.report: dict | None = None
-        self.baseline: Baseline | None = None  # --crucible-baseline: compared with as the run ends
-        self.comparison: dict | None = None
         self.other_failures = 0  # failed items that are not a model's wrong answer (a gated run still fails)
         self.import_sources: dict[Path, str] = {}  # data file of each --crucible-import -> import name
         # --crucible-resume: the finished rows of the run being continued, by resume key
@@ -85,8 +87,7 @@ class RunSession:
 
     def _judge(self, name: str):
         """The run's judge (--crucible-judge): a model from models.yaml, asked through this session's clients."""
-        from pytest_crucible.common.cache import cache_dir
-        from pytest_crucible.grading.judge_model import Judge
+        from pytest_crucible.grading.judge_model import Judge  # lazy: start-up: grading.extract costs ~25 ms
         model = self.config.select([name])[0]
         return Judge(model, lambda: self._judge_client(model), cache_dir=cache_dir() / "judge")
 
@@ -94,7 +95,7 @@ class RunSession:
         if not model.launch:
             return self.client_for(model)
         if self.local_endpoint is None:
-            from pytest_crucible.grading.judge_model import JudgeError
+            from pytest_crucible.grading.judge_model import JudgeError  # lazy: start-up, as in _judge
             raise JudgeError(f"judge {model.name} is a launched local model, and no local server is leased here")
         base_url, api_key = self.local_endpoint(model)
         return self.client_for(model, base_url, api_key)
@@ -140,7 +141,6 @@ class RunSession:
 
     def select(self, cases: list[Case]) -> tuple[list[Case], list[Case]]:
         """Split cases into (selected, deselected) by the profile, keeping suite order."""
-        from pytest_crucible.suite.profiles import select
         return select(cases, self.profile)
 
     # -- execution --------------------------------------------------------------------------------
@@ -156,7 +156,6 @@ class RunSession:
     def run_item(self, case: Case, model: ModelSpec, client, repeat: int = 1, key: str | None = None) -> Row:
         """Ask and grade one item; always a finished row (see runner.run_item). An item asked ahead
         under `key` (see `start_ahead`) takes that answer."""
-        from pytest_crucible.engine.item_runner import run_case, run_item
         ahead = self.prefetcher.take(key) if self.prefetcher is not None and key is not None else None
         if ahead is not None:
             item, future = ahead
@@ -189,7 +188,6 @@ class RunSession:
     def start_ahead(self, case: Case, model: ModelSpec, repeat: int):
         """(item, ask) to send off ahead of pytest, or None when the item must not be asked ahead
         (already finished in a resumed run, skipped, or its kind holds the endpoint alone)."""
-        from pytest_crucible.engine.item_runner import ask, prepare
         if self.finished_row(case, model, repeat) is not None:
             return None
         item = ItemContext(case, model, self.client_for(model), self.begin_row(case, model, repeat), self.settings)
@@ -203,8 +201,6 @@ class RunSession:
         the provider's lane and the cost ledger (scheduler.py). A model with a launch spec talks to its
         own local server: no lane (the lease rules apply), and its provider's key and headers are never
         sent there."""
-        from pytest_crucible.client.chat import ChatClient
-        from pytest_crucible.client.thinking_control import Thinking
         provider = model.provider
         base_url = base_url or (provider.base_url if provider and not model.launch else None)
         if base_url is None:
@@ -227,7 +223,6 @@ class RunSession:
 
     def _lane(self, provider) -> ProviderLane:
         if provider.name not in self._lanes:
-            from pytest_crucible.common.filelocks import SlotPool
             self._lanes[provider.name] = ProviderLane(
                 provider.name, provider.concurrency, slots=SlotPool(provider.base_url, provider.concurrency),
                 log=self.notes.append)
@@ -267,7 +262,7 @@ class RunSession:
             ledger.remove()
 
     # -- results (controller) ---------------------------------------------------------------------
-    def _open_store(self) -> RunStore:
+    def open_store(self) -> RunStore:
         if self.store is None:
             self.store = RunStore(self.out_dir, self.run_id)
             self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
@@ -275,7 +270,7 @@ class RunSession:
 
     def record(self, row: Row) -> None:
         self.rows.append(row)
-        self._open_store().append(row)
+        self.open_store().append(row)
 
     def meta(self) -> dict:
         return {
@@ -295,45 +290,8 @@ class RunSession:
     def _model_meta(model: ModelSpec) -> dict:
         meta = {"model_id": model.model_id, "provider": model.provider.name if model.provider else "local"}
         if model.launch:
-            from pytest_crucible.local import local_model_meta
             meta["local"] = local_model_meta(model)  # GGUF size, quant, parameters: the report header
         return meta
-
-    def finish(self) -> dict | None:
-        """Write report.json and report.md once (and compare.json against a baseline); later calls return
-        the same report."""
-        if self.store is None and (self.rows or self.baseline is not None):
-            self._open_store()  # a resumed run whose items had all finished before; a compared run with no row
-        if self.store and self.report is None:
-            self.store.close()
-            self.report = write_reports(self.store.run_dir, self.rows, self.store.meta)
-            if self.baseline is not None:
-                self.comparison = self.baseline.compare(self.rows, self.store.meta, self.store.run_dir,
-                                                        self.models[0].name)
-        return self.report
-
-    def gate_fails_run(self, tests_failed: bool) -> bool | None:
-        """Under --crucible-gate, whether the run fails: when the gate fails, or for a failure that is not
-        a wrong answer (an infrastructure error, a user's test). None when the run is not gated."""
-        if self.baseline is None or not self.baseline.enforce:
-            return None
-        self.finish()
-        passed = bool(self.comparison and self.comparison["gate"]["passed"])
-        return not passed or (tests_failed and self.other_failures > 0)
-
-    def summary_lines(self, report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
-        lines = render_terminal(report, verbosity, glyphs)
-        if self.comparison is not None:
-            lines += ["", f"compared with baseline {self.baseline.run.source}:"]
-            lines += render_text(self.comparison, brief=verbosity < -1)
-            if self.baseline.enforce:
-                lines.append("exit status: decided by the gate (--crucible-gate); wrong answers alone do not fail "
-                             "the run, errors do")
-        if self.store:
-            extra = f", {COMPARE_FILE}" if self.comparison is not None else ""
-            lines.append(f"report: {self.store.run_dir / HTML_FILE} (beside it: report.json, report.md, "
-                         f"rows.jsonl{extra})")
-        return lines
 
 
 @contextmanager
@@ -345,7 +303,6 @@ def judge_from_config(name: str, config_path: str | None = None, log: Callable[[
     judge = session.settings.judge
     leases = None
     if judge.model.launch:
-        from pytest_crucible.local import LeaseManager
         leases = LeaseManager(run_id=session.run_id, log=log, secret_env_names=session.secret_env_names())
 
         def local_endpoint(model):

@@ -11,50 +11,24 @@ point: it refuses to grade a truncated reply as complete.
 
 Other packages add grader types through the entry point group `pytest_crucible.graders` (the entry
 point's name is the type a case writes in `grader.type`; its value a Grader, or a module with `check` and
-`grade` as above); see pytest_crucible/common/registry.py.
+`grade` as above). The registry is pytest_crucible/suite/grader_types.py, where loading a case checks its
+grader spec; here each entry is taken as a Grader (grading.base.as_grader).
 """
 
 from __future__ import annotations
 
-from pytest_crucible.common.errors import RegistryError
-from pytest_crucible.common.registry import Registry
 from pytest_crucible.grading.base import Grade, Grader, as_grader
-
-ENTRY_POINT_GROUP = "pytest_crucible.graders"
-
-# type name in a case's `grader.type` -> the built-in grader
-GRADERS = Registry(ENTRY_POINT_GROUP, "grader type", {
-    "numeric": f"{__name__}.numeric:GRADER",
-    "exact": f"{__name__}.exact:GRADER",
-    "contains": f"{__name__}.contains:GRADER",
-    "regex": f"{__name__}.regex:GRADER",
-    "json": f"{__name__}.json_object:GRADER",
-    "checks": f"{__name__}.checks:GRADER",
-    "mapping": f"{__name__}.mapping:GRADER",
-    "tool_calls": f"{__name__}.tool_calls:GRADER",
-    "trace": f"{__name__}.trace:GRADER",
-    "code": f"{__name__}.code:GRADER",
-    "judge": f"{__name__}.judge:GRADER",
-}, needs=("check", "grade"), adapt=as_grader)
+from pytest_crucible.suite.grader_types import (
+    ENTRY_POINT_GROUP,
+    GRADERS,
+    check_spec,
+    known_types,
+)
 
 
 def get_grader(kind: str) -> Grader:
     """The grader of a type (built in, or from an entry point); RegistryError when none fits."""
-    return GRADERS.get(kind)
-
-
-def known_types() -> list[str]:
-    return GRADERS.names()
-
-
-def check_spec(spec: dict) -> list[tuple[str | None, str]]:
-    try:
-        grader = get_grader(spec.get("type"))
-    except RegistryError as exc:
-        return [("type", str(exc))]
-    except ModuleNotFoundError:
-        return [("type", f"grader type {spec.get('type')!r} is not available in this installation")]
-    return list(grader.check(spec))
+    return as_grader(GRADERS.get(kind))
 
 
 def uses_sandbox(spec: dict) -> bool:

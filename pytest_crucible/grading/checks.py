@@ -55,7 +55,12 @@ import re
 from pytest_crucible.grading import json_object
 from pytest_crucible.grading.base import BaseGrader, Grade, RegexProbe
 from pytest_crucible.grading.constraints import KINDS, lines
-from pytest_crucible.grading.extract import clean_answer, parse_number, plain, strip_reasoning
+from pytest_crucible.grading.extract import (
+    clean_answer,
+    parse_number,
+    plain,
+    strip_reasoning,
+)
 from pytest_crucible.grading.text import sentences, words
 
 __all__ = ["GRADER", "KINDS", "check", "evaluate", "grade", "lines", "sentences", "words"]

@@ -55,9 +55,18 @@ import time
 import weakref
 from pathlib import Path
 
+from filelock import FileLock
+
 from pytest_crucible.common.cache import cache_dir
 from pytest_crucible.common.errors import CaseError, SandboxError
-from pytest_crucible.grading.base import BaseGrader, Grade, VerifyContext, VerifyJob, as_list
+from pytest_crucible.grading.base import (
+    BaseGrader,
+    Grade,
+    VerifyContext,
+    VerifyJob,
+    as_list,
+)
+from pytest_crucible.grading.extract import code_blocks
 from pytest_crucible.sandbox import get_sandbox
 from pytest_crucible.sandbox.bwrap import Sandbox
 from pytest_crucible.sandbox.testrun import (
@@ -172,8 +181,6 @@ def extract_code(text: str, entry_point: str) -> str | None:
     - no fences: the reply itself if it parses as Python; else, from its first line that starts code
       (import, def, class, decorator), the longest stretch that parses, if it defines the entry point.
     """
-    from pytest_crucible.grading.extract import code_blocks
-
     text = text or ""
     blocks = code_blocks(text)
     if blocks:
@@ -296,8 +303,6 @@ def calibration_key(case, sandbox: Sandbox | None = None) -> str:
 
 def calibrated_limit(case, *, sandbox: Sandbox) -> float:
     """max(2 s, 10 x the reference solution's time), measured once per machine and cached."""
-    from filelock import FileLock
-
     key = calibration_key(case, sandbox)
     folder = cache_dir() / "calibration"
     folder.mkdir(parents=True, exist_ok=True)

@@ -9,8 +9,21 @@ from __future__ import annotations
 import re
 
 from pytest_crucible.grading import json_object
-from pytest_crucible.grading.extract import find_json, has_preamble, numbers, parse_number
-from pytest_crucible.grading.text import line_text, list_item, paragraphs, plain, sentences, word_pattern, words
+from pytest_crucible.grading.extract import (
+    find_json,
+    has_preamble,
+    numbers,
+    parse_number,
+)
+from pytest_crucible.grading.text import (
+    line_text,
+    list_item,
+    paragraphs,
+    plain,
+    sentences,
+    word_pattern,
+    words,
+)
 
 
 def lines(text: str) -> list[str]:

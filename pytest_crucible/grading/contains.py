@@ -14,7 +14,13 @@ must be caught where the user would read it). `max_words` caps the length of the
 from __future__ import annotations
 
 from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
-from pytest_crucible.grading.extract import normalize, plain, strip_reasoning, word_pattern, words
+from pytest_crucible.grading.extract import (
+    normalize,
+    plain,
+    strip_reasoning,
+    word_pattern,
+    words,
+)
 
 _FIELDS = {"type", "all", "any", "forbidden", "case_sensitive", "max_words"}
 

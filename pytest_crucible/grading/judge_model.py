@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pytest_crucible.common.errors import InfraError
+from pytest_crucible.grading.extract import find_json
 from pytest_crucible.suite.case import Case
 
 __all__ = ["RUBRICS", "Judge", "JudgeError", "Verdict", "VerdictCache", "canary_cases",
@@ -166,7 +167,6 @@ def point_text(point: Any) -> str:
 def parse_verdict(text: str, n_points: int) -> tuple[bool, str, list | None]:
     """(passed, reasons, points) from the judge's reply; JudgeError when it holds no verdict. A "pass"
     that marks a required point as missing is a fail: the points decide."""
-    from pytest_crucible.grading.extract import find_json
     found = find_json(text or "", root="object")
     verdict = found.value.get("verdict") if found else None
     if not isinstance(verdict, str) or verdict.strip().lower() not in ("pass", "fail"):
@@ -182,7 +182,6 @@ def parse_verdict(text: str, n_points: int) -> tuple[bool, str, list | None]:
 
 
 def parse_winner(text: str) -> str:
-    from pytest_crucible.grading.extract import find_json
     found = find_json(text or "", root="object")
     winner = found.value.get("winner") if found else None
     if not isinstance(winner, str) or winner.strip().upper() not in ("A", "B", "TIE"):

@@ -32,7 +32,12 @@ from pytest_crucible.common.errors import CaseError
 from pytest_crucible.grading import matchers
 from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
 from pytest_crucible.grading.extract import strip_reasoning
-from pytest_crucible.grading.final_answer import answer_problems, answer_spec_problems, listed_mismatch, values_mismatch
+from pytest_crucible.grading.final_answer import (
+    answer_problems,
+    answer_spec_problems,
+    listed_mismatch,
+    values_mismatch,
+)
 
 _FIELDS = {"type", "calls", "order", "allow_extra", "forbidden", "arguments_match", "expect_no_call", "answer",
            "strings"}
@@ -152,8 +157,14 @@ def call_problem(expected: dict, name: str, args, exact: bool, same: matchers.Sa
 
 def schema_problem(tool: dict, args: dict) -> str | None:
     """Why a tool (an OpenAI function tool) would refuse these arguments under its JSON schema."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError, UnknownType, best_match
+    from jsonschema import (
+        Draft202012Validator,  # lazy: ~70 ms; only tool schemas need it
+    )
+    from jsonschema.exceptions import (  # lazy: ~70 ms; only tool schemas need it
+        SchemaError,
+        UnknownType,
+        best_match,
+    )
 
     fn = tool["function"]
     schema = fn.get("parameters") or {"type": "object"}
@@ -171,8 +182,12 @@ def schema_problem(tool: dict, args: dict) -> str | None:
 
 def tool_schema_problem(tool: dict) -> str | None:
     """Why a tool's parameters are not a JSON schema the grader can check calls against."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
+    from jsonschema import (
+        Draft202012Validator,  # lazy: ~70 ms; only tool schemas need it
+    )
+    from jsonschema.exceptions import (
+        SchemaError,  # lazy: ~70 ms; only tool schemas need it
+    )
 
     try:
         Draft202012Validator.check_schema(tool["function"].get("parameters") or {"type": "object"})

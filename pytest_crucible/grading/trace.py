@@ -41,7 +41,12 @@ from typing import Any
 from pytest_crucible.grading import matchers
 from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
 from pytest_crucible.grading.extract import strip_reasoning
-from pytest_crucible.grading.final_answer import answer_problems, answer_spec_problems, listed_mismatch, values_mismatch
+from pytest_crucible.grading.final_answer import (
+    answer_problems,
+    answer_spec_problems,
+    listed_mismatch,
+    values_mismatch,
+)
 from pytest_crucible.suite.agent_loop import Trace, normalise
 
 _FIELDS = {"type", "calls", "order", "forbidden", "limit_to_required", "repeats", "max_calls", "stop_after",

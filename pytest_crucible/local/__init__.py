@@ -25,8 +25,10 @@ from pytest_crucible.local.device_leases import (
     default_lease_dir,
     list_leases,
 )
+from pytest_crucible.local.gguf import GGUFError, gguf_sha256, read_gguf
 from pytest_crucible.local.launch_spec import LaunchError, LaunchSpec, validate_launch
-from pytest_crucible.local.lease_manager import LeaseManager, LocalServer, LocalServerError
+from pytest_crucible.local.lease_manager import LeaseManager, LocalServer, LocalServerError, resolve_devices
+from pytest_crucible.local.llamacpp import server_version
 
 __all__ = ["LEASE_DIR_ENV", "LaunchError", "LaunchSpec", "LeaseDir", "LeaseManager", "LeaseTimeout",
            "LocalServer", "LocalServerError", "default_lease_dir", "list_leases", "local_model_meta",
@@ -43,8 +45,6 @@ def local_model_meta(model) -> dict | None:
     """
     if not getattr(model, "launch", None):
         return None
-    from pytest_crucible.local.gguf import GGUFError, read_gguf
-    from pytest_crucible.local.lease_manager import resolve_devices
 
     spec = LaunchSpec.from_model(model)
     meta: dict = {"source": spec.source(), "server": spec.server, "context": spec.context}
@@ -61,8 +61,6 @@ def local_model_meta(model) -> dict | None:
     meta["gguf"] = info.to_dict()
     meta["gguf_summary"] = info.describe()
     # what served the run, for `crucible compare` to tell a changed backend from a changed model
-    from pytest_crucible.local.gguf import gguf_sha256
-    from pytest_crucible.local.llamacpp import server_version
     try:
         meta["gguf_sha256"] = gguf_sha256(path)
     except OSError as exc:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from filelock import FileLock, Timeout
+from platformdirs import user_cache_dir
 
 from pytest_crucible.common.errors import InfraError
 from pytest_crucible.common.filelocks import exclusive
@@ -52,7 +53,6 @@ def default_lease_dir() -> Path:
     env = os.environ.get(LEASE_DIR_ENV)
     if env:
         return Path(env).expanduser()
-    from platformdirs import user_cache_dir
     return Path(user_cache_dir("pytest-crucible")) / "leases"
 
 

@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from pytest_crucible.common.cache import cache_dir
+
 
 class GGUFError(Exception):
     """The file is not a readable GGUF (or the `gguf` package is missing)."""
@@ -108,7 +110,7 @@ def _int(value) -> int | None:
 
 def quant_name(file_type) -> str | None:
     try:
-        from gguf import LlamaFileType
+        from gguf import LlamaFileType  # lazy: the gguf package is optional (the local extra)
         name = LlamaFileType(int(file_type)).name
     except (ImportError, ValueError, TypeError):
         return None
@@ -121,7 +123,7 @@ def quant_name(file_type) -> str | None:
 @lru_cache(maxsize=32)
 def _read_cached(path: str, size: int, mtime: float) -> GGUFInfo:
     try:
-        from gguf import GGUFReader
+        from gguf import GGUFReader  # lazy: the gguf package is optional (the local extra)
     except ImportError:
         raise GGUFError("the gguf package is not installed (pip install 'pytest-crucible[local]')") from None
     try:
@@ -185,7 +187,6 @@ HASH_CACHE_FILE = "gguf-sha256.json"
 def gguf_sha256(path: str | os.PathLike) -> str:
     """The file's sha256: which weights served a run. Hashing a large GGUF takes seconds per GB, so the
     digest is kept in the user cache, keyed by path, size and modification time."""
-    from pytest_crucible.common.cache import cache_dir
     path = Path(path).resolve()
     stat = path.stat()
     key = f"{path}|{stat.st_size}|{stat.st_mtime_ns}"

@@ -25,6 +25,10 @@ import subprocess
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
+from pytest_crucible.local.devices import discover_gpus
+from pytest_crucible.local.launch_spec import LaunchSpec
+from pytest_crucible.local.lease_manager import resolve_devices
+
 # A generous bound for system memory: dual-channel DDR5 desktops reach 60-100 GB/s, quad-channel
 # workstations and Apple "Pro" chips about 200-270; big servers and Max/Ultra chips more (pass
 # --crucible-bandwidth there). Generous on purpose: a ceiling that is too low flags honest numbers.
@@ -171,12 +175,8 @@ def is_local_model(model, base_url: str | None = None) -> bool:
 
 
 def gpu_names() -> list[str]:
-    """Names of the GPUs on this machine: from the lease's device discovery when it is installed,
-    else from nvidia-smi; an empty list when there are none."""
-    try:
-        from pytest_crucible.local.devices import discover_gpus  # arrives with the local-model issue
-    except ImportError:
-        return _nvidia_smi_names()
+    """Names of the GPUs on this machine: from the lease's device discovery, else from nvidia-smi; an
+    empty list when there are none."""
     try:
         return [d.name or d.id for d in discover_gpus()]
     except Exception:  # discovery is best effort
@@ -197,14 +197,12 @@ def _nvidia_smi_names() -> list[str]:
 
 def launch_devices(model) -> list[tuple[str, str]] | None:
     """(kind, name) of the devices a launched model runs on, from the lease's launch spec; None when
-    the model has no launch spec or the lease package cannot tell."""
+    the model has no launch spec or its devices cannot be resolved here."""
     if not getattr(model, "launch", None):
         return None
     try:
-        from pytest_crucible.local.launch_spec import LaunchSpec
-        from pytest_crucible.local.lease_manager import resolve_devices
         devices = resolve_devices(LaunchSpec.from_model(model))
-    except Exception:  # the lease package is missing or cannot resolve here: decide without it
+    except Exception:  # the launch spec cannot resolve here: decide without it
         return None
     return [(d.kind, d.name or d.id) for d in devices]
 

@@ -22,6 +22,8 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -278,9 +280,6 @@ class LaunchSpec:
 
 def package_gguf(package: str, file: str | None = None) -> Path:
     """Find the GGUF file shipped inside an installed distribution, without importing it."""
-    import importlib.metadata
-    import importlib.util
-
     candidates: list[Path] = []
     try:
         dist = importlib.metadata.distribution(package)

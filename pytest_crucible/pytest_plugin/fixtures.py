@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from pytest_crucible.common.errors import CostCapReached, InfraError
+from pytest_crucible import sandbox
+from pytest_crucible.common.errors import CostCapReached, InfraError, SandboxError
 from pytest_crucible.engine.config import ModelSpec
+from pytest_crucible.grading.code import canary
+from pytest_crucible.local import LeaseManager, LocalServerError
+from pytest_crucible.pytest_plugin.plugin import SESSION_KEY, setting_value
 from pytest_crucible.suite.case import DEFAULT_MAX_TOKENS
 
 
@@ -24,7 +30,6 @@ def _infra_error(request, message: str):
 
 
 def _run_session(request):
-    from pytest_crucible.pytest_plugin.plugin import SESSION_KEY
     session = request.config.stash.get(SESSION_KEY, None)
     if session is None:
         pytest.skip("pytest-crucible is not active: pass --models NAME")
@@ -61,7 +66,6 @@ def _lease_log(config):
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         capman = config.pluginmanager.get_plugin("capturemanager")
         if reporter is None or capman is None:
-            import sys
             print(f"crucible: {message}", file=sys.stderr)
             return
         with capman.global_and_fixture_disabled():
@@ -73,8 +77,6 @@ def _lease_log(config):
 def crucible_leases(request):
     """This process's LeaseManager: each local model's server starts on first use and stops at the end
     of the session (also on Ctrl-C, SIGTERM, a crash; SIGKILL through the parent-death signal)."""
-    from pytest_crucible.local import LeaseManager
-    from pytest_crucible.pytest_plugin.plugin import SESSION_KEY
     session = request.config.stash.get(SESSION_KEY, None)
     manager = LeaseManager(run_id=session.run_id if session is not None else None,
                            log=_lease_log(request.config),
@@ -94,7 +96,6 @@ def crucible_lease(request, crucible_model, crucible_leases):
     leased once per model per process; None for a model served by a provider."""
     if not crucible_model.launch:
         return None
-    from pytest_crucible.local import LocalServerError
     try:
         return crucible_leases.server_for(crucible_model)
     except LocalServerError as exc:
@@ -169,10 +170,6 @@ def crucible_result(request, crucible_case, crucible_model):
 def crucible_sandbox(request):
     """The bubblewrap sandbox this process grades code in (canary checked), for tests that run code.
     Skips when there is none: no bwrap and no --crucible-allow-unsandboxed."""
-    from pytest_crucible import sandbox
-    from pytest_crucible.common.errors import SandboxError
-    from pytest_crucible.grading.code import canary
-    from pytest_crucible.pytest_plugin.plugin import SESSION_KEY, setting_value
     session = request.config.stash.get(SESSION_KEY, None)
     allow = (session.settings.allow_unsandboxed if session is not None
              else setting_value(request.config, "allow_unsandboxed"))

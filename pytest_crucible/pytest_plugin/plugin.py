@@ -14,6 +14,7 @@ import pytest
 
 from pytest_crucible import sandbox
 from pytest_crucible.analysis.compare import Baseline, GateSettings
+from pytest_crucible.analysis.run_end import RunEnd
 from pytest_crucible.common.errors import CrucibleError, InputError
 from pytest_crucible.engine import speed_settings
 from pytest_crucible.engine.item_kinds import RunSettings, kind_for
@@ -37,6 +38,7 @@ from pytest_crucible.suite.case import (
 pytest_plugins = ["pytest_crucible.pytest_plugin.fixtures"]
 
 SESSION_KEY = pytest.StashKey[RunSession]()
+RUN_END_KEY = pytest.StashKey[RunEnd]()
 INSTALLED_KEY = pytest.StashKey[list]()  # the installed case files this run collects (_installed_collection)
 # What an item's process tells the controlling process travels as attributes of its reports (xdist sends
 # them on): the row (Row.to_dict()), whether the row came from the run being resumed (not recorded again),
@@ -119,7 +121,7 @@ def pytest_configure(config: pytest.Config) -> None:
         session.import_sources = {path.resolve(): name for name in setting_value(config, "import") or []
                                   for path in importers.import_files(name)}
         config.stash[INSTALLED_KEY] = _installed_collection(config, session)
-        session.baseline = _baseline(config, session)
+        baseline = _baseline(config, session)
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     session.flags.update(speed.to_meta())
@@ -128,6 +130,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if mode == "unsandboxed" and session.controller:
         config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
     config.stash[SESSION_KEY] = session
+    config.stash[RUN_END_KEY] = RunEnd(session, baseline)
     if session.controller:
         config.pluginmanager.register(RunRecorder(session, config), "crucible-recorder")
     if any(session.ahead_lane(m) for m in session.models):
@@ -233,7 +236,7 @@ def _ask_ahead_scheduling(config: pytest.Config, log, lookahead: int):
     """xdist's LoadScheduling (same order, same chunks of consecutive items), except that every worker
     is kept `lookahead` items queued while items are left: with LoadScheduling's own shrinking refills
     a worker knows too few of its next items to keep its providers busy near the end of a run."""
-    from xdist.scheduler import LoadScheduling
+    from xdist.scheduler import LoadScheduling  # lazy: ~20 ms; only runs with xdist workers schedule
 
     class AskAheadScheduling(LoadScheduling):
         def schedule(self) -> None:
@@ -630,24 +633,24 @@ def pytest_json_runtest_metadata(item, call):
 def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
     """Under --crucible-gate the comparison with the baseline decides the exit status (this runs before
     the terminal summary, which prints the comparison)."""
-    run = session.config.stash.get(SESSION_KEY, None)
-    if run is None or not run.controller:
+    end = session.config.stash.get(RUN_END_KEY, None)
+    if end is None or not end.session.controller:
         return
     gated = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
-    fails = run.gate_fails_run(session.exitstatus == pytest.ExitCode.TESTS_FAILED)
+    fails = end.gate_fails_run(session.exitstatus == pytest.ExitCode.TESTS_FAILED)
     if fails is not None and session.exitstatus in gated:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED if fails else pytest.ExitCode.OK
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
-    run = config.stash.get(SESSION_KEY, None)
-    if run is None or not run.controller:
+    end = config.stash.get(RUN_END_KEY, None)
+    if end is None or not end.session.controller:
         return
-    report = run.finish()
+    report = end.finish()
     if report is None:
         return
     terminalreporter.write_sep("=", "crucible summary")
-    for line in run.summary_lines(report, config.get_verbosity(), _bar_glyphs(terminalreporter)):
+    for line in end.summary_lines(report, config.get_verbosity(), _bar_glyphs(terminalreporter)):
         terminalreporter.write_line(line)
 
 
@@ -662,7 +665,7 @@ def _bar_glyphs(terminalreporter) -> str:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    run = config.stash.get(SESSION_KEY, None)
-    if run is not None:
-        run.finish()  # without a terminal summary (e.g. -p no:terminal) the report is still written
-        run.close()
+    end = config.stash.get(RUN_END_KEY, None)
+    if end is not None:
+        end.finish()  # without a terminal summary (e.g. -p no:terminal) the report is still written
+        end.session.close()

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from pytest_crucible.results.request_metrics import request_metrics
+
 OUTCOMES = ("passed", "failed", "error", "skipped")
 BUG_PREFIX = "crucible bug: "
 COST_CAP_PREFIX = "cost cap $"  # the reason of an item skipped because the run's money ran out
@@ -113,7 +115,6 @@ class Row:
     # -- filling in -------------------------------------------------------------------------------
     def record_response(self, response, model) -> None:
         """What one reply carried: text, reasoning, tool calls, tokens, timings, cost, backend."""
-        from pytest_crucible.results.request_metrics import request_metrics
         usage = response.usage
         self.answer_text = response.content
         self.reasoning = response.reasoning
@@ -134,7 +135,6 @@ class Row:
         """What several requests of one item carried (a multi-turn loop's turns, a user's check's asks):
         the last reply as `record_response` records it (its text and timings), each request's timings and
         tokens in `turns`, and tokens, cost, attempts and waits added up over all of them."""
-        from pytest_crucible.results.request_metrics import request_metrics
         if not responses:
             return
         self.record_response(responses[-1], model)

@@ -34,8 +34,10 @@ import os
 import selectors
 import shutil
 import signal as _signal
+import site
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -452,8 +454,6 @@ class Sandbox:
 
 
 def _site_packages() -> list[str]:
-    import site
-    import sysconfig
     folders = {sysconfig.get_paths().get("purelib"), sysconfig.get_paths().get("platlib")}
     try:
         folders.update(site.getsitepackages())

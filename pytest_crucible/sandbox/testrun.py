@@ -22,6 +22,7 @@ import hmac
 import marshal
 import os
 import re
+import signal
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -459,7 +460,6 @@ def read_verdict(result: RunResult, key: bytes, prepared: PreparedTests, *, time
 
 
 def _signal_name(sig: int) -> str:
-    import signal
     try:
         return signal.Signals(sig).name
     except ValueError:

@@ -25,7 +25,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_crucible.local.gguf import read_gguf
 from pytest_crucible.local.hardware import Hardware
+from pytest_crucible.local.launch_spec import LaunchSpec
 
 # Table figures are rounded; allow this much over a ceiling before calling a number impossible.
 MARGIN = 1.05
@@ -49,8 +51,6 @@ class Weights:
 
 def weights_from_gguf(path: str) -> Weights:
     """Bytes read per token from a GGUF's tensor table (MoE-aware), by speed/gguf.py."""
-    from pytest_crucible.local.gguf import read_gguf
-
     info = read_gguf(path)
     per_token = info.active_weight_bytes or info.size_bytes
     return Weights(float(per_token), float(info.active_parameter_count) if info.active_parameter_count else None,
@@ -101,7 +101,6 @@ def gguf_path(model) -> str | None:
     if not launch:
         return None
     try:
-        from pytest_crucible.local.launch_spec import LaunchSpec
         return str(LaunchSpec.from_model(model).resolve_gguf())
     except Exception:  # no lease package, or it cannot resolve the file here
         pass

@@ -1,6 +1,7 @@
 """The benchmark suite (layer 2): what a case is and where cases come from.
 
     case.py          case files (YAML / Python) to validated Case objects; tools and turns helpers
+    grader_types.py  the grader types a case may name (a registry of the graders' modules) and their spec check
     families.py      seeded families: per-family random generators, solver programs
     code_family.py   building blocks of coding families
     haystack.py      generated long-context haystacks

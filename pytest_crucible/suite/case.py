@@ -14,6 +14,9 @@ from typing import Any
 
 from pytest_crucible.common.errors import CaseError
 from pytest_crucible.common.yamlio import LineDict, load_yaml
+from pytest_crucible.suite.agent_loop import check_simulation
+from pytest_crucible.suite.grader_types import check_spec
+from pytest_crucible.suite.speed_plan import check_plan
 
 CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "prose", "speed")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -147,8 +150,8 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
         first_line = None  # every YAML case has its own line
         if unknown_defaults:
             key = sorted(unknown_defaults)[0]
-            raise CaseError(f"unknown file-level key; allowed: category, difficulty, tags, params, "
-                            f"max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
+            raise CaseError("unknown file-level key; allowed: category, difficulty, tags, params, "
+                            "max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
     else:
         (entries, first_line), defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
@@ -302,7 +305,6 @@ def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
             raise fail("the trace grader grades a multi-turn run: add simulation: {tools: ...} "
                        "(see pytest_crucible/suite/agent_loop.py)", "grader")
         return {}
-    from pytest_crucible.suite.agent_loop import check_simulation
     names = [t["function"]["name"] for t in tools]
     for fld, message in check_simulation(simulation, names):
         raise fail(message, f"simulation.{fld}" if fld else "simulation")
@@ -327,7 +329,6 @@ def _checked(case: Case) -> Case:
         raise fail("a speed case (category speed) has a speed plan and no grader; every other case a grader "
                    "and no speed plan", "speed")
     if case.speed is not None:
-        from pytest_crucible.suite.speed_plan import check_plan
         for fld, message in check_plan(case.speed):
             raise fail(message, f"speed.{fld}" if fld else "speed")
     return case
@@ -344,7 +345,6 @@ def _grader_or_plan(merged: dict, category: str, fail) -> tuple[dict, dict | Non
         plan = {} if plan is None else plan
         if not isinstance(plan, dict):
             raise fail("speed must be a mapping {warmup, repeats, concurrency}", "speed")
-        from pytest_crucible.suite.speed_plan import check_plan
         for fld, message in check_plan(plan):
             raise fail(message, f"speed.{fld}" if fld else "speed")
         return {}, plan
@@ -358,7 +358,6 @@ def _grader_or_plan(merged: dict, category: str, fail) -> tuple[dict, dict | Non
     if grader["type"] == "speed":
         raise fail("speed is not a grader: a speed case (category speed) gives its plan as speed: "
                    "{warmup, repeats, concurrency}", "grader.type")
-    from pytest_crucible.grading import check_spec  # late import: graders import Case for typing only
     for fld, message in check_spec(grader):
         raise fail(message, f"grader.{fld}" if fld else "grader")
     return grader, None
