@@ -157,14 +157,8 @@ def call_problem(expected: dict, name: str, args, exact: bool, same: matchers.Sa
 
 def schema_problem(tool: dict, args: dict) -> str | None:
     """Why a tool (an OpenAI function tool) would refuse these arguments under its JSON schema."""
-    from jsonschema import (
-        Draft202012Validator,  # lazy: ~70 ms; only tool schemas need it
-    )
-    from jsonschema.exceptions import (  # lazy: ~70 ms; only tool schemas need it
-        SchemaError,
-        UnknownType,
-        best_match,
-    )
+    from jsonschema import Draft202012Validator  # lazy: ~70 ms; only tool schemas need it
+    from jsonschema.exceptions import SchemaError, UnknownType, best_match  # lazy: as above
 
     fn = tool["function"]
     schema = fn.get("parameters") or {"type": "object"}
@@ -182,12 +176,8 @@ def schema_problem(tool: dict, args: dict) -> str | None:
 
 def tool_schema_problem(tool: dict) -> str | None:
     """Why a tool's parameters are not a JSON schema the grader can check calls against."""
-    from jsonschema import (
-        Draft202012Validator,  # lazy: ~70 ms; only tool schemas need it
-    )
-    from jsonschema.exceptions import (
-        SchemaError,  # lazy: ~70 ms; only tool schemas need it
-    )
+    from jsonschema import Draft202012Validator  # lazy: ~70 ms; only tool schemas need it
+    from jsonschema.exceptions import SchemaError  # lazy: as above
 
     try:
         Draft202012Validator.check_schema(tool["function"].get("parameters") or {"type": "object"})
