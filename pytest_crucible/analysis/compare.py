@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from pytest_crucible.analysis import json_shapes as shapes
 from pytest_crucible.analysis import stats
 from pytest_crucible.analysis.report import backend_summary
 from pytest_crucible.common.errors import InputError
@@ -140,7 +141,7 @@ class CaseResult:
                     return row.reason or "passed"
         return ""
 
-    def summary(self) -> dict:
+    def summary(self) -> shapes.CaseSummary:
         return {"rate": _round(self.rate), "passed": self.passed, "n": len(self.scored), "reason": self.reason()}
 
 
@@ -184,7 +185,7 @@ class Pair:
         self.diff: float = self.new.rate - self.base.rate
 
 
-def _group(pairs: list[Pair], alpha: float) -> dict:
+def _group(pairs: list[Pair], alpha: float) -> shapes.Group:
     """Both rates, the paired difference, the sign test and the detectable drop over some pairs."""
     n = len(pairs)
     diffs = [p.diff for p in pairs]
@@ -205,12 +206,12 @@ def _group(pairs: list[Pair], alpha: float) -> dict:
     }
 
 
-def _flip(pair: Pair) -> dict:
+def _flip(pair: Pair) -> shapes.Flip:
     return {"case_id": pair.new.case_id, "category": pair.new.category, "difficulty": pair.new.difficulty,
             "base": pair.base.summary(), "new": pair.new.summary()}
 
 
-def _speed(pairs: list[Pair], tolerance: float) -> dict:
+def _speed(pairs: list[Pair], tolerance: float) -> dict[str, shapes.SpeedCell]:
     values: dict[tuple[str, str], list[float]] = {(key, side): [] for key, _, _ in SPEED_METRICS for side in ("base", "new")}
     for pair in pairs:  # one pass over the rows: a 10,000-row run compares in well under 2 s
         for side, result in (("base", pair.base), ("new", pair.new)):
@@ -239,13 +240,13 @@ def _speed(pairs: list[Pair], tolerance: float) -> dict:
     return out
 
 
-def backend_of(run: RunData, model: str) -> dict:
+def backend_of(run: RunData, model: str) -> dict[str, list[str]]:
     """What served one model in one run (see report.backend_summary)."""
     local = (((run.meta.get("models") or {}).get(model) or {}).get("local")) or {}
     return backend_summary([r for r in run.rows if r.model == model], local)
 
 
-def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
+def backend_warnings(base: dict[str, list[str]], new: dict[str, list[str]], same_model: bool) -> list[str]:
     """Where the backends differ though the comparison expects them equal: every field when both sides
     name the same model, the serving software when the model changed. A side served by several backends
     during one run is always worth a word."""
@@ -263,13 +264,14 @@ def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
 
 
 def compare_runs(base: RunData, new: RunData, *, base_model: str | None = None, new_model: str | None = None,
-                 gate: GateSettings = GateSettings()) -> dict:
+                 gate: GateSettings = GateSettings()) -> shapes.Comparison:
     """The comparison of `new` against `base` (see the module docstring), as a JSON-ready dict."""
     with gc_paused():
         return _compare(base, new, base_model, new_model, gate)
 
 
-def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str | None, gate: GateSettings) -> dict:
+def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str | None,
+             gate: GateSettings) -> shapes.Comparison:
     only_new = new.models[0] if len(new.models) == 1 else None
     base_model = pick_model(base, base_model, new_model or only_new, "base", "--base-model")
     new_model = pick_model(new, new_model, base_model, "new", "--new-model")
@@ -296,7 +298,11 @@ def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str
     repeats = {side: max((len(c.scored) for c in cases.values()), default=0)
                for side, cases in (("base", base_cases), ("new", new_cases))}
     base_backend, new_backend = backend_of(base, base_model), backend_of(new, new_model)
-    result = {
+    measured: shapes.Measured = {"total": _group(scored, gate.alpha),
+                          "hard": _group([p for p in scored if p.new.difficulty == "hard"], gate.alpha),
+                          "categories": {cat: _group(by_cat[cat], gate.alpha) for cat in order},
+                          "speed": _speed(pairs, gate.speed_tolerance)}
+    return {
         "schema": SCHEMA_VERSION,
         "base": {"source": base.source, "run_id": base.run_id, "model": base_model, "repeats": repeats["base"]},
         "new": {"source": new.source, "run_id": new.run_id, "model": new_model, "repeats": repeats["new"]},
@@ -304,24 +310,23 @@ def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str
                      "speed_tolerance": gate.speed_tolerance},
         "paired": len(pairs),
         "unpaired": unpaired,
-        "total": _group(scored, gate.alpha),
-        "hard": _group([p for p in scored if p.new.difficulty == "hard"], gate.alpha),
-        "categories": {cat: _group(by_cat[cat], gate.alpha) for cat in order},
+        "total": measured["total"],
+        "hard": measured["hard"],
+        "categories": measured["categories"],
         "flips": {"pass_to_fail": [_flip(p) for p in pairs if p.diff < 0],
                   "fail_to_pass": [_flip(p) for p in pairs if p.diff > 0]},
-        "speed": _speed(pairs, gate.speed_tolerance),
+        "speed": measured["speed"],
         "backend": {"base": base_backend, "new": new_backend,
                     "warnings": backend_warnings(base_backend, new_backend, base_model == new_model)},
+        "gate": decide(measured, gate),
     }
-    result["gate"] = decide(result, gate)
-    return result
 
 
-def decide(result: dict, gate: GateSettings) -> dict:
+def decide(result: shapes.Measured, gate: GateSettings) -> shapes.GateVerdict:
     """{passed, reasons, checked}: which groups and speeds were judged, and every reason it failed."""
     reasons, checked = [], []
 
-    def judge(name: str, group: dict | None, required: bool) -> None:
+    def judge(name: str, group: shapes.Group | None, required: bool) -> None:
         if not group or not group["n"]:
             if required:
                 reasons.append(f"{name}: no paired cases, so nothing shows it did not get worse")
@@ -379,10 +384,11 @@ class Baseline:
                              "BASE NEW --base-model=NAME", file=str(path), field="--crucible-baseline")
         return baseline
 
-    def compare(self, rows: list[Row], meta: dict, run_dir: str | Path, model: str) -> dict:
+    def compare(self, rows: list[Row], meta: dict, run_dir: str | Path, model: str) -> shapes.CompareFile:
         """The comparison of this run's rows, written to compare.json in the run folder. A run without a
         row to compare fails the gate: nothing shows the model did not get worse."""
         new = RunData(rows, meta, str(run_dir))
+        result: shapes.CompareFile
         try:
             result = compare_runs(self.run, new, new_model=model if rows else None, gate=self.settings)
         except InputError as exc:
@@ -410,7 +416,7 @@ def _ci_points(ci) -> str:
     return "-" if not ci else f"[{ci[0] * 100:+.1f}, {ci[1] * 100:+.1f}]"
 
 
-def _group_line(name: str, g: dict) -> str:
+def _group_line(name: str, g: shapes.Group) -> str:
     mdd = "-" if g["min_detectable_drop"] is None else f"{g['min_detectable_drop'] * 100:.1f}"
     return (f"{name:<14} {g['n']:>6} {_pct(g['base_rate']):>7} {_pct(g['new_rate']):>7} {_points(g['diff']):>7} "
             f"{_ci_points(g['ci95']):>16} {g['p_value']:>9.2g} {g['worse']:>5} {g['better']:>6} {mdd:>9}")
@@ -422,12 +428,12 @@ def _speed_value(value, key: str) -> str:
     return f"{value:.1f}" if key == "decode_tps" else f"{value:.3f} s"
 
 
-def _gate_lines(gate: dict) -> list[str]:
+def _gate_lines(gate: shapes.GateVerdict) -> list[str]:
     return ([f"gate: {'PASSED' if gate['passed'] else 'FAILED'} (checked: {', '.join(gate['checked']) or 'nothing'})"]
             + [f"  - {reason}" for reason in gate["reasons"]])
 
 
-def render_text(result: dict, max_flips: int = 50, brief: bool = False) -> list[str]:
+def render_text(result: shapes.CompareFile, max_flips: int = 50, brief: bool = False) -> list[str]:
     """The comparison as terminal lines (`crucible compare`, pytest's summary); `brief` (pytest -qq):
     the gate's verdict alone. A comparison that could not be made (`error`) is its gate's verdict."""
     if brief or "error" in result:
@@ -474,12 +480,12 @@ def render_text(result: dict, max_flips: int = 50, brief: bool = False) -> list[
     return lines + [""] + _gate_lines(result["gate"])
 
 
-def _side(summary: dict) -> str:
+def _side(summary: shapes.CaseSummary) -> str:
     rate = summary["rate"]
     head = ("passed" if rate == 1 else "failed" if rate == 0 else f"{summary['passed']}/{summary['n']} passed")
     reason = summary["reason"] if summary["reason"] not in ("", "passed") else ""
     return f"{head}: {reason}" if reason and rate != 1 else head
 
 
-def write_json(path: str | Path, result: dict) -> None:
+def write_json(path: str | Path, result: shapes.CompareFile) -> None:
     Path(path).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

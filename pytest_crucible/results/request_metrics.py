@@ -21,7 +21,7 @@ limit) and the prompt as characters / 4, and `estimated` is True.
 from __future__ import annotations
 
 import statistics
-from typing import Iterable
+from typing import Iterable, TypedDict
 
 from pytest_crucible.client.response import Response
 
@@ -98,7 +98,15 @@ def request_metrics(response: Response, prompt_chars: int | None = None) -> dict
     }
 
 
-def spread(values: Iterable[float | None], digits: int = 5) -> dict | None:
+class Spread(TypedDict):
+    """Several measurements of one metric, as report.json and the speed rows give them."""
+    median: float
+    min: float
+    max: float
+    n: int
+
+
+def spread(values: Iterable[float | None], digits: int = 5) -> Spread | None:
     """{median, min, max, n} of the values that are not None; None when there are none."""
     vals = [v for v in values if v is not None]
     if not vals:
