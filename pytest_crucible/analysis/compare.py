@@ -19,10 +19,8 @@ whole bootstrap interval past it too.
 
 from __future__ import annotations
 
-import gc
 import json
 import statistics
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -32,7 +30,7 @@ from pytest_crucible.analysis import stats
 from pytest_crucible.analysis.report import backend_summary
 from pytest_crucible.common.errors import InputError
 from pytest_crucible.results.row import Row, as_rows, latest_rows
-from pytest_crucible.results.store import ROWS_FILE, read_rows
+from pytest_crucible.results.store import ROWS_FILE, iter_rows
 from pytest_crucible.suite.case import CATEGORIES
 
 SCHEMA_VERSION = 1
@@ -99,27 +97,14 @@ def load_run(path: str | Path) -> RunData:
             meta = data if name == "meta.json" else data.get("meta") or {}
             break
     meta.setdefault("run_id", run_dir.resolve().name)
-    with gc_paused():
-        return RunData(as_rows(read_rows(rows_path)), meta, str(run_dir))
-
-
-@contextmanager
-def gc_paused():
-    """The cyclic garbage collector waits while tens of thousands of rows are built and compared: it would
-    scan them again and again (a third of the time), and they make no cycles to collect."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    # a Row per line as it is read: fewer objects alive at once for the garbage collector to scan
+    return RunData([Row.from_dict(data) for data in iter_rows(rows_path)], meta, str(run_dir))
 
 
 # -- one side: per-case results ----------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)  # slots, here and in Pair: a comparison makes one per case, few objects for the collector
 class CaseResult:
     """A case's answers on one side."""
     case_id: str
@@ -127,11 +112,14 @@ class CaseResult:
     category: str
     difficulty: str
     rows: list[Row]
+    scored: list[Row] = field(init=False)
+    passed: int = field(init=False)
+    rate: float | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.scored = [r for r in self.rows if r.outcome in SCORED]
         self.passed = sum(1 for r in self.scored if r.outcome == "passed")
-        self.rate: float | None = self.passed / len(self.scored) if self.scored else None
+        self.rate = self.passed / len(self.scored) if self.scored else None
 
     def reason(self) -> str:
         """The reason to show: the first failure's, else the first answer's, else why nothing was scored."""
@@ -176,13 +164,14 @@ def pick_model(run: RunData, wanted: str | None, other: str | None, side: str, f
 # -- the comparison -------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Pair:
     base: CaseResult
     new: CaseResult
+    diff: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.diff: float = self.new.rate - self.base.rate
+        self.diff = self.new.rate - self.base.rate
 
 
 def _group(pairs: list[Pair], alpha: float) -> shapes.Group:
@@ -266,8 +255,7 @@ def backend_warnings(base: dict[str, list[str]], new: dict[str, list[str]], same
 def compare_runs(base: RunData, new: RunData, *, base_model: str | None = None, new_model: str | None = None,
                  gate: GateSettings = GateSettings()) -> shapes.Comparison:
     """The comparison of `new` against `base` (see the module docstring), as a JSON-ready dict."""
-    with gc_paused():
-        return _compare(base, new, base_model, new_model, gate)
+    return _compare(base, new, base_model, new_model, gate)
 
 
 def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str | None,

@@ -27,15 +27,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.grading.extract import clean_answer
+from pytest_crucible.results.request_metrics import quantile
 from pytest_crucible.results.row import Row, latest_rows
 from pytest_crucible.results.store import read_rows
 from pytest_crucible.suite.case import Case, load_cases
 
 __all__ = ["Game", "Pairwise", "bradley_terry", "bootstrap_intervals", "render_table", "run_pairwise"]
 
-BOOTSTRAP_ROUNDS = 1000
 BOOTSTRAP_SEED = 0
 ELO_SCALE = 400 / math.log(10)  # natural-log strength -> Elo points
 
@@ -97,15 +98,13 @@ def bootstrap_intervals(players: list[str], games: list[Game], *, rounds: int = 
         for p, s in bradley_terry(players, drawn, tol=1e-8).items():
             samples[p].append(s)
     tail = (1 - level) / 2
-    return {p: (_quantile(sorted(v), tail), _quantile(sorted(v), 1 - tail)) for p, v in samples.items()}
-
-
-def _quantile(ordered: list[float], q: float) -> float:
-    """Linear interpolation between the closest ranks."""
-    pos = q * (len(ordered) - 1)
-    low = math.floor(pos)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+    intervals = {}
+    for player, draws in samples.items():
+        low, high = quantile(draws, tail), quantile(draws, 1 - tail)
+        if low is None or high is None:
+            raise ValueError(f"no bootstrap draws: rounds must be at least 1, got {rounds}")
+        intervals[player] = (low, high)
+    return intervals
 
 
 def elo(strength: float) -> float:
@@ -242,7 +241,7 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
     if not judge_name:
         raise CrucibleError("pairwise needs a judge: --judge MODEL (a model from models.yaml)")
     if rounds < 1:
-        raise CrucibleError("--rounds must be at least 1 (bootstrap rounds; 1000 by default)")
+        raise CrucibleError(f"--rounds must be at least 1 (bootstrap rounds; {BOOTSTRAP_ROUNDS} by default)")
     players, answers, left_out, cases = collect_answers([Path(d) for d in run_dirs], paths)
     if len(players) < 2 or not answers:
         raise CrucibleError("no judged case was answered by two players: run the judged cases (tag `judged`, "

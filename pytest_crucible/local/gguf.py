@@ -118,7 +118,7 @@ def quant_name(file_type) -> str | None:
     return name
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=32)  # keyed by the file's size and mtime: a changed file is read again
 def _read_cached(path: str, size: int, mtime: float) -> GGUFInfo:
     try:
         from gguf import GGUFReader

@@ -21,6 +21,7 @@ limit) and the prompt as characters / 4, and `estimated` is True.
 from __future__ import annotations
 
 import statistics
+from fractions import Fraction
 from typing import Iterable, TypedDict
 
 from pytest_crucible.client.response import Response
@@ -28,20 +29,25 @@ from pytest_crucible.client.response import Response
 # Below this many completion tokens a decode rate says more about jitter than about the model.
 MIN_DECODE_TOKENS = 4
 CHARS_PER_TOKEN = 4  # the rough rule used only when the server reports no prompt tokens
+QUANTILE_DENOMINATOR = 10_000
 
 METRIC_KEYS = ("ttft_s", "ttft_answer_s", "e2e_s", "decode_tps", "prefill_tps",
                "itl_p50_s", "itl_p95_s", "itl_p99_s")
 
 
 def quantile(values: Iterable[float], q: float) -> float | None:
-    """Linear-interpolated quantile (numpy's default method); None for no values."""
-    ordered = sorted(values)
-    if not ordered:
+    """The q-quantile, interpolated linearly between the closest ranks (numpy's default method, the
+    standard library's "inclusive" one); None for no values. `q` is taken as the nearest fraction with a
+    denominator up to QUANTILE_DENOMINATOR: exact for percentiles and bootstrap tails."""
+    data = list(values)
+    if not data:
         return None
-    pos = (len(ordered) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+    step = Fraction(q).limit_denominator(QUANTILE_DENOMINATOR)
+    if step <= 0 or len(data) == 1:
+        return min(data)
+    if step >= 1:
+        return max(data)
+    return statistics.quantiles(data, n=step.denominator, method="inclusive")[step.numerator - 1]
 
 
 def token_counts(response: Response, prompt_chars: int | None = None) -> dict:

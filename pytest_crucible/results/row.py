@@ -51,7 +51,7 @@ def asked_params(case, model) -> dict:
     return params
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, slots=True)  # slots: no per-row __dict__ (compare holds tens of thousands)
 class Row:
     # what was asked: set by begin()
     run_id: str | None

@@ -7,6 +7,7 @@ import os
 import secrets
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterator
 
 from pytest_crucible.common.errors import CrucibleError
 
@@ -92,20 +93,24 @@ def resolve_run_dir(out_dir: str | os.PathLike, given: str) -> Path:
 
 def read_rows(path: str | os.PathLike) -> list[dict]:
     """Rows of a run; a half-written last line (the run crashed mid-write) is ignored."""
+    return list(iter_rows(path))
+
+
+def iter_rows(path: str | os.PathLike) -> Iterator[dict]:
+    """The rows of a run one at a time, as `read_rows` reads them: a reader that keeps only what it makes
+    of each row (`crucible compare`: Row objects) never holds every parsed line at once."""
     path = Path(path)
     if path.is_dir():
         path = path / ROWS_FILE
-    rows = []
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             line = line.strip()
             if not line:
                 continue
             try:
-                rows.append(json.loads(line))
+                yield json.loads(line)
             except json.JSONDecodeError:
                 continue
-    return rows
 
 
 def read_meta(run_dir: str | os.PathLike) -> dict | None:

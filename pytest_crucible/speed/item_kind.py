@@ -49,7 +49,7 @@ def with_nonce(messages, nonce: str) -> list[dict]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)  # process-wide: the machine's GPUs, asked of nvidia-smi once per process
 def _gpu_names_once() -> tuple[str, ...]:
     return tuple(gpu_names())
 
