@@ -24,6 +24,7 @@ import statistics
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from pytest_crucible.analysis import json_shapes as shapes
 from pytest_crucible.analysis import stats
@@ -63,7 +64,7 @@ class GateSettings:
 class RunData:
     """The rows and meta of one run, and where they came from (rows may be given as their dicts)."""
     rows: list[Row]
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -86,7 +87,7 @@ def load_run(path: str | Path) -> RunData:
     if not rows_path.is_file():
         raise InputError(f"no {ROWS_FILE} here; give a run folder such as crucible-results/latest "
                          "(report.json alone has no per-case results to pair)", file=str(path))
-    meta: dict = {}
+    meta: dict[str, Any] = {}
     for name in ("meta.json", "report.json"):
         candidate = run_dir / name
         if candidate.is_file():
@@ -166,12 +167,18 @@ def pick_model(run: RunData, wanted: str | None, other: str | None, side: str, f
 
 @dataclass(slots=True)
 class Pair:
+    """A case scored on both sides: its two rates and their difference new - base."""
     base: CaseResult
     new: CaseResult
+    base_rate: float = field(init=False)
+    new_rate: float = field(init=False)
     diff: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.diff = self.new.rate - self.base.rate
+        if self.base.rate is None or self.new.rate is None:
+            raise ValueError(f"case {self.new.case_id} has no scored answer on a side: it is not a pair")
+        self.base_rate, self.new_rate = self.base.rate, self.new.rate
+        self.diff = self.new_rate - self.base_rate
 
 
 def _group(pairs: list[Pair], alpha: float) -> shapes.Group:
@@ -184,8 +191,8 @@ def _group(pairs: list[Pair], alpha: float) -> shapes.Group:
     second_moment = statistics.fmean([d * d for d in diffs]) if diffs else 0.0
     return {
         "n": n,
-        "base_rate": _round(statistics.fmean([p.base.rate for p in pairs])) if n else None,
-        "new_rate": _round(statistics.fmean([p.new.rate for p in pairs])) if n else None,
+        "base_rate": _round(statistics.fmean([p.base_rate for p in pairs])) if n else None,
+        "new_rate": _round(statistics.fmean([p.new_rate for p in pairs])) if n else None,
         "diff": _round(mean),
         "ci95": ci,
         "p_value": stats.sign_test_p(worse, better),
@@ -201,7 +208,8 @@ def _flip(pair: Pair) -> shapes.Flip:
 
 
 def _speed(pairs: list[Pair], tolerance: float) -> dict[str, shapes.SpeedCell]:
-    values: dict[tuple[str, str], list[float]] = {(key, side): [] for key, _, _ in SPEED_METRICS for side in ("base", "new")}
+    values: dict[tuple[str, str], list[float]] = {(key, side): [] for key, _, _ in SPEED_METRICS
+                                                  for side in ("base", "new")}
     for pair in pairs:  # one pass over the rows: a 10,000-row run compares in well under 2 s
         for side, result in (("base", pair.base), ("new", pair.new)):
             for row in result.scored:
@@ -210,22 +218,20 @@ def _speed(pairs: list[Pair], tolerance: float) -> dict[str, shapes.SpeedCell]:
                     value = timings.get(key)
                     if isinstance(value, (int, float)) and value > 0:
                         values[key, side].append(value)
-    out = {}
+    out: dict[str, shapes.SpeedCell] = {}
     for key, label, higher_better in SPEED_METRICS:
         base, new = values[key, "base"], values[key, "new"]
-        cell: dict = {"label": label, "higher_is_better": higher_better, "n_base": len(base), "n_new": len(new),
-                      "base_median": _round(statistics.median(base), 6) if base else None,
-                      "new_median": _round(statistics.median(new), 6) if new else None,
-                      "ratio": None, "ci95": None, "regressed": False}
-        if base and new:
-            ratio, ci = stats.median_ratio(base, new)
-            cell.update(ratio=_round(ratio), ci95=ci)
-            if ci and min(len(base), len(new)) >= MIN_SPEED_SAMPLES:
-                if higher_better:
-                    cell["regressed"] = ratio < 1 - tolerance and ci[1] < 1 - tolerance
-                else:
-                    cell["regressed"] = ratio > 1 + tolerance and ci[0] > 1 + tolerance
-        out[key] = cell
+        ratio, ci = stats.median_ratio(base, new)  # (None, None) when a side has no timing
+        regressed = False
+        if ratio is not None and ci and min(len(base), len(new)) >= MIN_SPEED_SAMPLES:
+            if higher_better:
+                regressed = ratio < 1 - tolerance and ci[1] < 1 - tolerance
+            else:
+                regressed = ratio > 1 + tolerance and ci[0] > 1 + tolerance
+        out[key] = {"label": label, "higher_is_better": higher_better, "n_base": len(base), "n_new": len(new),
+                    "base_median": _round(statistics.median(base), 6) if base else None,
+                    "new_median": _round(statistics.median(new), 6) if new else None,
+                    "ratio": _round(ratio), "ci95": ci, "regressed": regressed}
     return out
 
 
@@ -265,11 +271,11 @@ def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str
     new_model = pick_model(new, new_model, base_model, "new", "--new-model")
     base_cases, new_cases = _by_case(latest_rows(base.rows), base_model), _by_case(latest_rows(new.rows), new_model)
     pairs: list[Pair] = []
-    unpaired: dict[str, list] = {"changed": [], "only_base": [], "only_new": [], "unscored": []}
+    unpaired: shapes.Unpaired = {"changed": [], "only_base": [], "only_new": [], "unscored": []}
     for case_id in sorted(set(base_cases) | set(new_cases)):
         b, n = base_cases.get(case_id), new_cases.get(case_id)
         if b is None or n is None:
-            unpaired["only_new" if b is None else "only_base"].append(case_id)
+            (unpaired["only_new"] if b is None else unpaired["only_base"]).append(case_id)
         elif b.case_hash and n.case_hash and b.case_hash != n.case_hash:
             unpaired["changed"].append(case_id)
         elif b.rate is None or n.rate is None:
@@ -287,9 +293,9 @@ def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str
                for side, cases in (("base", base_cases), ("new", new_cases))}
     base_backend, new_backend = backend_of(base, base_model), backend_of(new, new_model)
     measured: shapes.Measured = {"total": _group(scored, gate.alpha),
-                          "hard": _group([p for p in scored if p.new.difficulty == "hard"], gate.alpha),
-                          "categories": {cat: _group(by_cat[cat], gate.alpha) for cat in order},
-                          "speed": _speed(pairs, gate.speed_tolerance)}
+                                 "hard": _group([p for p in scored if p.new.difficulty == "hard"], gate.alpha),
+                                 "categories": {cat: _group(by_cat[cat], gate.alpha) for cat in order},
+                                 "speed": _speed(pairs, gate.speed_tolerance)}
     return {
         "schema": SCHEMA_VERSION,
         "base": {"source": base.source, "run_id": base.run_id, "model": base_model, "repeats": repeats["base"]},
@@ -337,8 +343,7 @@ def decide(result: shapes.Measured, gate: GateSettings) -> shapes.GateVerdict:
         if cell["regressed"]:
             direction = "fell" if cell["higher_is_better"] else "rose"
             reasons.append(f"{cell['label']} median {direction} to {cell['ratio']:.2f}x the base "
-                           f"(95% CI {cell['ci95'][0]:.2f}-{cell['ci95'][1]:.2f}), past the "
-                           f"{gate.speed_tolerance:.0%} tolerance")
+                           f"(95% CI {_ci_ratio(cell['ci95'])}), past the {gate.speed_tolerance:.0%} tolerance")
     return {"passed": not reasons, "reasons": reasons, "checked": checked}
 
 
@@ -356,7 +361,7 @@ class Baseline:
     enforce: bool = False
 
     @classmethod
-    def load(cls, path: str | Path, settings: GateSettings, enforce: bool, models: list[str]) -> "Baseline":
+    def load(cls, path: str | Path, settings: GateSettings, enforce: bool, models: list[str]) -> Baseline:
         """Read the baseline as the run starts, so a wrong folder or model fails before anything is asked."""
         if len(models) != 1:
             raise InputError(f"a baseline is compared with one model; --models names {len(models)} "
@@ -372,7 +377,8 @@ class Baseline:
                              "BASE NEW --base-model=NAME", file=str(path), field="--crucible-baseline")
         return baseline
 
-    def compare(self, rows: list[Row], meta: dict, run_dir: str | Path, model: str) -> shapes.CompareFile:
+    def compare(self, rows: list[Row], meta: dict[str, Any], run_dir: str | Path,
+                model: str) -> shapes.CompareFile:
         """The comparison of this run's rows, written to compare.json in the run folder. A run without a
         row to compare fails the gate: nothing shows the model did not get worse."""
         new = RunData(rows, meta, str(run_dir))
@@ -388,20 +394,24 @@ class Baseline:
 # -- rendering ------------------------------------------------------------------------------------
 
 
-def _round(value, digits: int = 4):
+def _round(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def _pct(rate) -> str:
+def _pct(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.1%}"
 
 
-def _points(diff) -> str:
+def _points(diff: float | None) -> str:
     return "-" if diff is None else f"{diff * 100:+.1f}"
 
 
-def _ci_points(ci) -> str:
+def _ci_points(ci: list[float] | None) -> str:
     return "-" if not ci else f"[{ci[0] * 100:+.1f}, {ci[1] * 100:+.1f}]"
+
+
+def _ci_ratio(ci: list[float] | None) -> str:
+    return "-" if not ci else f"{ci[0]:.2f}-{ci[1]:.2f}"
 
 
 def _group_line(name: str, g: shapes.Group) -> str:
@@ -410,7 +420,7 @@ def _group_line(name: str, g: shapes.Group) -> str:
             f"{_ci_points(g['ci95']):>16} {g['p_value']:>9.2g} {g['worse']:>5} {g['better']:>6} {mdd:>9}")
 
 
-def _speed_value(value, key: str) -> str:
+def _speed_value(value: float | None, key: str) -> str:
     if value is None:
         return "-"
     return f"{value:.1f}" if key == "decode_tps" else f"{value:.3f} s"
@@ -447,13 +457,13 @@ def render_text(result: shapes.CompareFile, max_flips: int = 50, brief: bool = F
     if speed:
         lines += ["", f"{'speed (median)':<14} {'base':>10} {'new':>10} {'ratio':>6} {'95% CI':>13}"]
         for key, c in speed:
-            ci = f"{c['ci95'][0]:.2f}-{c['ci95'][1]:.2f}" if c["ci95"] else "-"
+            ci = _ci_ratio(c["ci95"])
             ratio = f"{c['ratio']:.2f}" if c["ratio"] is not None else "-"
             flag = "  REGRESSED" if c["regressed"] else ""
             lines.append(f"{c['label']:<14} {_speed_value(c['base_median'], key):>10} "
                          f"{_speed_value(c['new_median'], key):>10} {ratio:>6} {ci:>13}{flag}")
-    for direction, title in (("pass_to_fail", "worse (pass -> fail)"), ("fail_to_pass", "better (fail -> pass)")):
-        flips = result["flips"][direction]
+    for flips, title in ((result["flips"]["pass_to_fail"], "worse (pass -> fail)"),
+                         (result["flips"]["fail_to_pass"], "better (fail -> pass)")):
         if not flips:
             continue
         lines += ["", f"{title}: {len(flips)}"]

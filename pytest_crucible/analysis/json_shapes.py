@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, final
 
 from pytest_crucible.speed.summary import AccuracyTimings, Goodput, SpeedSection
 
@@ -208,6 +208,7 @@ class Measured(TypedDict):
     speed: dict[str, SpeedCell]
 
 
+@final  # final, both: `"error" in result` tells them apart
 class Comparison(TypedDict):
     """compare.json, and `crucible compare --json`."""
     schema: int
@@ -225,6 +226,7 @@ class Comparison(TypedDict):
     gate: GateVerdict
 
 
+@final
 class FailedComparison(TypedDict):
     """compare.json of a run that could not be compared with its baseline: the gate fails."""
     error: str

@@ -23,9 +23,9 @@ import json
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
@@ -126,7 +126,7 @@ class Pairwise:
         names = sorted(self.players)
         strengths = bradley_terry(names, self.games) if names else {}
         intervals = bootstrap_intervals(names, self.games, rounds=self.rounds, seed=self.seed) if self.games else {}
-        record = {p: Counter() for p in names}
+        record: dict[str, Counter[str]] = {p: Counter() for p in names}
         for game in self.games:
             a, b = game.points()
             for player, share in ((game.first, a), (game.second, b)):
@@ -151,7 +151,7 @@ class Pairwise:
             both.setdefault(pair, {}).setdefault(game.case_id, []).append(game)
         out = []
         for (a, b), by_case in sorted(both.items()):
-            won = Counter()
+            won: Counter[str] = Counter()
             inconsistent = 0
             for games in by_case.values():
                 winners = []

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
 from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
@@ -136,7 +136,7 @@ def aggregate(rows, meta: dict | None = None) -> Report:
         }
     return {
         "schema": SCHEMA_VERSION,
-        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "meta": meta or {},
         "models": models,
     }
@@ -242,8 +242,10 @@ def _repeats_markdown(name: str, rep: Repeats | None) -> list[str]:
         return []
     lines = [f"## Repeats: {name} (up to {rep['k']} answers per case, {rep['cases']} cases)", "",
              "| k | pass@k (some answer right) | pass^k (every answer right) |", "| --- | --- | --- |"]
-    lines += [f"| {k} | {_estimate(rep['pass_at_k'][k])} | {_estimate(rep['pass_hat_k'][k])} |" for k in rep["pass_at_k"]]
-    lines += ["", "Unbiased estimators averaged over cases; intervals and the rates' ci95 take the case as the unit.", ""]
+    lines += [f"| {k} | {_estimate(rep['pass_at_k'][k])} | {_estimate(rep['pass_hat_k'][k])} |"
+              for k in rep["pass_at_k"]]
+    lines += ["", "Unbiased estimators averaged over cases; intervals and the rates' ci95 take the case as the unit.",
+              ""]
     if rep["flaky"]:
         lines += [f"Flaky cases ({len(rep['flaky'])}: right in some answers, wrong in others):", ""]
         lines += [f"- [{f['category']}] {f['case_id']}: {f['passed']}/{f['n']} ({f['rate']:.0%})" for f in rep["flaky"]]
@@ -273,7 +275,8 @@ def text_bar(rate: float | None, width: int = BAR_WIDTH, glyphs: str = "█░")
 
 
 def _interval(t: Tally) -> str:
-    return f" [{t['ci95'][0]:.0%}-{t['ci95'][1]:.0%}]" if t.get("ci95") else ""
+    ci = t["ci95"]
+    return f" [{ci[0]:.0%}-{ci[1]:.0%}]" if ci else ""
 
 
 def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") -> list[str]:

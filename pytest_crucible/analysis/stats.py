@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections.abc import Sequence
 from math import comb
-from typing import Sequence
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 DETECTION_POWER = 0.8  # the power `min_detectable_drop` is stated at

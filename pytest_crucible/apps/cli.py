@@ -326,8 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the runs' own case files (the built-in suite is always looked in)")
     p.add_argument("--out", default="pairwise.json", metavar="PATH", help="where to write the result "
                    "(default: pairwise.json)")
-    p.add_argument("--rounds", type=int, default=BOOTSTRAP_ROUNDS, metavar="N",
-                   help=f"bootstrap rounds (default {BOOTSTRAP_ROUNDS})")
+    p.add_argument("--rounds", type=int, default=BOOTSTRAP_ROUNDS, metavar="N", help="bootstrap rounds (%(default)s)")
     SETTINGS["judge"].add_to(p)
     SETTINGS["config"].add_to(p)
     p.set_defaults(func=_cmd_pairwise)

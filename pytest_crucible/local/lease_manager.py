@@ -19,9 +19,10 @@ import subprocess
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any, Callable
+from typing import Any
 
 from pytest_crucible.common.errors import InfraError
 from pytest_crucible.local import displace as displace_mod
@@ -148,7 +149,7 @@ def resolve_devices(spec: LaunchSpec, gpus: list[Device] | None = None,
     gpus = discover_gpus() if gpus is None else gpus
     if spec.devices == "cpu":
         return [cpu_device()]
-    if spec.devices == "auto":
+    if isinstance(spec.devices, str):  # "auto"
         if spec.gpu_layers == 0 or not gpus or (spec.server == "python" and not offloads()):
             return [cpu_device()]
         return list(gpus)
@@ -281,7 +282,7 @@ class LeaseManager:
             raise LocalServerError(f"model {model.name}: the server shared by this run at {base_url} does not "
                                    f"answer: {exc}") from None
         server = lease.record.get("server") or {}
-        local = LocalServer(model=model.name, model_id=spec.model_id, base_url=base_url,
+        local = LocalServer(model=model.name, model_id=spec.model_id, base_url=base_url or "",
                             devices=list(lease.devices), role="guest", gguf=str(gguf),
                             pid=(server.get("process") or {}).get("pid"), startup_s=server.get("startup_s"))
         self._held[model.name] = _Held(lease=lease, local=local)

@@ -21,8 +21,9 @@ limit) and the prompt as characters / 4, and `estimated` is True.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from fractions import Fraction
-from typing import Iterable, TypedDict
+from typing import Any, TypedDict
 
 from pytest_crucible.client.response import Response
 
@@ -50,7 +51,7 @@ def quantile(values: Iterable[float], q: float) -> float | None:
     return statistics.quantiles(data, n=step.denominator, method="inclusive")[step.numerator - 1]
 
 
-def token_counts(response: Response, prompt_chars: int | None = None) -> dict:
+def token_counts(response: Response, prompt_chars: int | None = None) -> dict[str, Any]:
     """Prompt / completion / reasoning / cached tokens, from usage or counted (flagged estimated)."""
     usage, times = response.usage, response.timings.chunk_times
     estimated = bool(usage.estimated)
@@ -69,7 +70,7 @@ def token_counts(response: Response, prompt_chars: int | None = None) -> dict:
             "cached": usage.cached_tokens, "estimated": estimated}
 
 
-def request_metrics(response: Response, prompt_chars: int | None = None) -> dict:
+def request_metrics(response: Response, prompt_chars: int | None = None) -> dict[str, Any]:
     """Timing metrics of one request (see the module docstring). Missing measurements are None."""
     t = response.timings
     times = list(t.chunk_times)
@@ -117,14 +118,14 @@ def spread(values: Iterable[float | None], digits: int = 5) -> Spread | None:
     vals = [v for v in values if v is not None]
     if not vals:
         return None
-    return {"median": _r(statistics.median(vals), digits), "min": _r(min(vals), digits),
-            "max": _r(max(vals), digits), "n": len(vals)}
+    return {"median": round(statistics.median(vals), digits), "min": round(min(vals), digits),
+            "max": round(max(vals), digits), "n": len(vals)}
 
 
 def median(values: Iterable[float | None], digits: int = 5) -> float | None:
     vals = [v for v in values if v is not None]
-    return _r(statistics.median(vals), digits) if vals else None
+    return round(statistics.median(vals), digits) if vals else None
 
 
-def _r(value, digits: int = 6):
+def _r(value: float | None, digits: int = 6) -> float | None:
     return round(value, digits) if value is not None else None

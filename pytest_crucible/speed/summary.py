@@ -1,13 +1,15 @@
 """The speed part of the report: per-model medians over speed items, the concurrency sweep, goodput.
 
 Pure functions of result rows (read as `row.Row`, whether given as records or their dicts) and the run's
-SLO, so a serial run, an xdist run and `crucible report` on a saved rows.jsonl agree. `report.aggregate` calls `speed_section`, `goodput` and `accuracy_timings`
-per model; `render_markdown` / `render_terminal` call the two renderers below.
+SLO, so a serial run, an xdist run and `crucible report` on a saved rows.jsonl agree. `report.aggregate`
+calls `speed_report` (`speed_section`, `goodput` and `accuracy_timings`) per model; `render_markdown` /
+`render_terminal` call the two renderers below.
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from pytest_crucible.engine.speed_settings import SLO_KEYS
 from pytest_crucible.results.request_metrics import Spread, median, spread
@@ -23,7 +25,7 @@ CONTRACT_KEYS = ("ttft_s", "ttft_answer_s", "decode_tps", "prefill_tps", "itl_p5
 class SpeedItem(TypedDict):
     """`speed.items.<case id>`: one speed item's medians (min-max over its measured requests)."""
     concurrency: int
-    outcome: str
+    outcome: str | None
     prompt_tokens: float | None
     completion_tokens: float | None
     ttft_s: Spread | None
@@ -102,8 +104,8 @@ def _concurrency(row: Row) -> int:
     return int(((row.speed or {}).get("plan") or {}).get("concurrency", 1))
 
 
-def _median_of(row: Row, key: str):
-    cell = ((row.speed.get("summary") or {}).get(key)) or {}
+def _median_of(row: Row, key: str) -> float | None:
+    cell = (((row.speed or {}).get("summary") or {}).get(key)) or {}
     return cell.get("median")
 
 
@@ -122,23 +124,23 @@ def speed_section(rows) -> SpeedSection | None:
     contract = {key: median([_median_of(r, key) for r in ((long_ or single) if key == "prefill_tps" else single)],
                             6 if key.endswith("_s") else 3)
                 for key in CONTRACT_KEYS}
-    all_samples = [s for r in measured for s in r.speed.get("samples") or []]
+    all_samples = [s for r in measured for s in (r.speed or {}).get("samples") or []]
     clocks = {s.get("clock", "process") for s in all_samples}
 
-    verdicts = [(r, r.speed.get("plausibility") or {}) for r in measured]
+    verdicts = [(r, (r.speed or {}).get("plausibility") or {}) for r in measured]
     low = [(r, v) for r, v in verdicts if v.get("confidence") == "LOW"]
     high = [v for _, v in verdicts if v.get("confidence") == "HIGH"]
     if low:
         reasons = [f"{r.case_id}: {reason}" for r, v in low for reason in v.get("reasons", [])]
     else:  # one line says why all is well, or why nothing could be checked
         reasons = [v["reasons"][0] for _, v in verdicts if v.get("reasons")][:1]
-    ceilings = [v.get("decode_ceiling_tps") for _, v in verdicts if v.get("decode_ceiling_tps")]
-    hardware = next((r.speed.get("hardware") for r in measured if r.speed.get("hardware")), None)
+    ceilings: list[float] = [v["decode_ceiling_tps"] for _, v in verdicts if v.get("decode_ceiling_tps")]
+    hardware = next(((r.speed or {}).get("hardware") for r in measured if (r.speed or {}).get("hardware")), None)
     return {
         "ttft_s": contract["ttft_s"], "ttft_answer_s": contract["ttft_answer_s"],
         "decode_tps": contract["decode_tps"], "prefill_tps": contract["prefill_tps"],
         "itl_p50_s": contract["itl_p50_s"], "itl_p95_s": contract["itl_p95_s"],
-        "samples": sum(len(r.speed.get("samples") or []) for r in single),
+        "samples": sum(len((r.speed or {}).get("samples") or []) for r in single),
         "estimated_tokens": any(s.get("estimated_tokens") for s in all_samples),
         "clock": clocks.pop() if len(clocks) == 1 else "mixed",  # where arrival times come from
         "plausible": False if low else (True if high else None),
@@ -147,14 +149,14 @@ def speed_section(rows) -> SpeedSection | None:
         "decode_ceiling_tps": min(ceilings) if ceilings else None,
         "hardware": (hardware or {}).get("description"),
         # highest 1-minute load per CPU seen by a local speed item, when > 1
-        "host_busy": max((_busy(r.speed.get("host")) for r in measured), default=None, key=lambda b: b or 0),
+        "host_busy": max((_busy((r.speed or {}).get("host")) for r in measured), default=None, key=lambda b: b or 0),
         "items": {r.case_id + (f"#r{r.repeat}" if r.repeat != 1 else ""): _item(r) for r in measured},
         "concurrency": _sweep(measured),
     }
 
 
 def _item(r: Row) -> SpeedItem:
-    summary = r.speed.get("summary") or {}
+    summary = (r.speed or {}).get("summary") or {}
     return {
         "concurrency": _concurrency(r),
         "outcome": r.outcome,
@@ -164,9 +166,9 @@ def _item(r: Row) -> SpeedItem:
         "decode_tps": summary.get("decode_tps"), "prefill_tps": summary.get("prefill_tps"),
         "itl_p50_s": summary.get("itl_p50_s"), "itl_p95_s": summary.get("itl_p95_s"),
         "itl_p99_s": summary.get("itl_p99_s"),
-        "aggregate_tps": r.speed.get("aggregate_tps"),
-        "samples": len(r.speed.get("samples") or []),
-        "confidence": (r.speed.get("plausibility") or {}).get("confidence"),
+        "aggregate_tps": (r.speed or {}).get("aggregate_tps"),
+        "samples": len((r.speed or {}).get("samples") or []),
+        "confidence": ((r.speed or {}).get("plausibility") or {}).get("confidence"),
     }
 
 
@@ -176,13 +178,13 @@ def _sweep(measured: list[Row]) -> dict[str, SweepLevel]:
     sweep: dict[str, SweepLevel] = {}
     for level in sorted({_concurrency(r) for r in swept}):
         at = [r for r in swept if _concurrency(r) == level]
-        samples = [s for r in at for s in r.speed.get("samples") or []]
+        samples = [s for r in at for s in (r.speed or {}).get("samples") or []]
         if level == 1:
             # single stream: the aggregate is the stream's own decode rate
             agg = spread([s.get("completion_tokens") / s["e2e_s"] for s in samples
                           if s.get("completion_tokens") and s.get("e2e_s")], 3)
         else:
-            agg = spread([x.get("aggregate_tps") for r in at for x in r.speed.get("rounds") or []], 3)
+            agg = spread([x.get("aggregate_tps") for r in at for x in (r.speed or {}).get("rounds") or []], 3)
         sweep[str(level)] = {"aggregate_tps": agg, "decode_tps": spread([s.get("decode_tps") for s in samples], 3),
                              "ttft_s": spread([s.get("ttft_s") for s in samples]), "samples": len(samples)}
     return sweep
@@ -256,7 +258,7 @@ def _slo_text(slo: dict) -> str:
     return ", ".join(parts)
 
 
-def render_markdown(name: str, model: dict) -> list[str]:
+def render_markdown(name: str, model: Mapping[str, Any]) -> list[str]:
     """Markdown lines of one model's speed table, concurrency sweep, plausibility and goodput."""
     speed, good = model.get("speed"), model.get("goodput")
     lines: list[str] = []
@@ -278,7 +280,8 @@ def render_markdown(name: str, model: dict) -> list[str]:
         lines.append("")
         lines.append(f"Medians over single-stream items: {_contract_line(speed)}.")
         if len(speed["concurrency"]) > 1:
-            lines += ["", "| Streams | Aggregate tok/s | Decode tok/s per stream | TTFT s |", "| --- | --- | --- | --- |"]
+            lines += ["", "| Streams | Aggregate tok/s | Decode tok/s per stream | TTFT s |",
+                      "| --- | --- | --- | --- |"]
             for level, c in speed["concurrency"].items():
                 lines.append(f"| {level} | {_fmt(c['aggregate_tps'], '', digits=1)} | "
                              f"{_fmt(c['decode_tps'], '', digits=1)} | {_fmt(c['ttft_s'], '')} |")
@@ -321,7 +324,7 @@ def _contract_line(speed: dict) -> str:
             f"({speed['samples']} requests)")
 
 
-def render_terminal(name: str, model: dict) -> list[str]:
+def render_terminal(name: str, model: Mapping[str, Any]) -> list[str]:
     """The console speed block of one model, in the spirit of the first tool's output."""
     speed, good = model.get("speed"), model.get("goodput")
     out: list[str] = []

@@ -147,8 +147,8 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
         first_line = None  # every YAML case has its own line
         if unknown_defaults:
             key = sorted(unknown_defaults)[0]
-            raise CaseError(f"unknown file-level key; allowed: category, difficulty, tags, params, "
-                            f"max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
+            raise CaseError("unknown file-level key; allowed: category, difficulty, tags, params, "
+                            "max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
     else:
         (entries, first_line), defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
