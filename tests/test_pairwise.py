@@ -55,6 +55,8 @@ def test_bootstrap_intervals_resample_cases_with_a_fixed_seed():
     assert low < point < high and low < 0 < point  # 7 of 10 is not far from even
     assert bootstrap_intervals(["a", "b"], mixed, rounds=200, seed=3) == first
     assert bootstrap_intervals(["a", "b"], mixed, rounds=200, seed=4) != first
+    # pinned: the 2.5th and 97.5th percentiles, interpolated between the ranks around them
+    assert first["a"] == pytest.approx((-0.18386239006265864, 0.9229133452491654), rel=1e-9)
 
 
 class FirstAlwaysWins:

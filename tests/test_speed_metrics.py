@@ -94,6 +94,18 @@ def test_quantile_between_min_and_max(values, q):
     assert quantile(values, 0) == min(values) and quantile(values, 1) == max(values)
 
 
+def test_quantile_is_linear_interpolation_between_ranks():
+    """numpy's default method, pinned: p95 of 7 gaps lies 70% of the way from the 6th to the 7th."""
+    gaps = [0.031, 0.012, 0.047, 0.02, 0.09, 0.015, 0.033]
+    expected = {0: 0.012, 0.025: 0.01245, 0.25: 0.0175, 0.5: 0.031, 0.95: 0.0771, 0.975: 0.08355, 0.99: 0.08742,
+                1: 0.09}
+    assert {q: quantile(gaps, q) for q in expected} == pytest.approx(expected, abs=1e-12)
+    assert quantile([5.0], 0.95) == 5.0 and quantile([1, 2], 0.5) == 1.5 and quantile([], 0.5) is None
+    times = [0.2 + t for t in (0, 0.01, 0.03, 0.04, 0.1, 0.11, 0.12, 0.16)]  # gaps .01 .02 .01 .06 .01 .01 .04
+    m = request_metrics(response(times, usage=Usage(prompt_tokens=10, completion_tokens=8)))
+    assert (m["itl_p50_s"], m["itl_p95_s"], m["itl_p99_s"]) == (0.01, 0.054, 0.0588)
+
+
 def test_spread_ignores_none():
     assert spread([None, 3.0, 1.0, 2.0]) == {"median": 2.0, "min": 1.0, "max": 3.0, "n": 3}
     assert spread([None]) is None

@@ -12,12 +12,16 @@ from __future__ import annotations
 import io
 import math
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.transforms import Affine2D
 
-STYLE = {
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
+STYLE: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",          # text stays <text>: small, selectable, no embedded glyphs
     "svg.hashsalt": "crucible",      # stable element ids: the same report twice is the same file
     "font.family": "sans-serif",
@@ -78,7 +82,7 @@ def _rate_panel(ax, names: list[str], tallies: list[dict | None], colours: dict[
     One collection each for dots and whiskers: drawing cost does not grow with the models."""
     ys = list(range(len(names)))[::-1]
     shown = [(y, name, t) for y, name, t in zip(ys, names, tallies) if t and t.get("rate") is not None]
-    for y, name, t in zip(ys, names, tallies):
+    for y, t in zip(ys, tallies):
         if not t or t.get("rate") is None:
             ax.text(0.01, y, "no graded items", va="center", fontsize=7, color="#888")
     if shown:
@@ -149,7 +153,7 @@ def tradeoff_chart(models: dict, colours: dict[str, str]) -> str | None:
         for ax, (_, title, xlabel, value) in zip(axes, panels):
             ax.set_title(title, loc="left")
             ax.set_xlabel(xlabel)
-            shown = [(n, value(m), m["total"]) for n, m in points.items() if value(m) is not None]
+            shown = [(n, x, m["total"]) for n, m in points.items() if (x := value(m)) is not None]
             if not shown:
                 ax.text(0.5, 0.5, "no prices in models.yaml" if "cost" in title else "no timings recorded",
                         ha="center", va="center", transform=ax.transAxes, color="#888")

@@ -19,19 +19,19 @@ whole bootstrap interval past it too.
 
 from __future__ import annotations
 
-import gc
 import json
 import statistics
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
+from pytest_crucible.analysis import json_shapes as shapes
 from pytest_crucible.analysis import stats
 from pytest_crucible.analysis.report import backend_summary
 from pytest_crucible.common.errors import InputError
 from pytest_crucible.results.row import Row, as_rows, latest_rows
-from pytest_crucible.results.store import ROWS_FILE, read_rows
+from pytest_crucible.results.store import ROWS_FILE, iter_rows
 from pytest_crucible.suite.case import CATEGORIES
 
 SCHEMA_VERSION = 1
@@ -64,7 +64,7 @@ class GateSettings:
 class RunData:
     """The rows and meta of one run, and where they came from (rows may be given as their dicts)."""
     rows: list[Row]
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -87,7 +87,7 @@ def load_run(path: str | Path) -> RunData:
     if not rows_path.is_file():
         raise InputError(f"no {ROWS_FILE} here; give a run folder such as crucible-results/latest "
                          "(report.json alone has no per-case results to pair)", file=str(path))
-    meta: dict = {}
+    meta: dict[str, Any] = {}
     for name in ("meta.json", "report.json"):
         candidate = run_dir / name
         if candidate.is_file():
@@ -98,27 +98,14 @@ def load_run(path: str | Path) -> RunData:
             meta = data if name == "meta.json" else data.get("meta") or {}
             break
     meta.setdefault("run_id", run_dir.resolve().name)
-    with gc_paused():
-        return RunData(as_rows(read_rows(rows_path)), meta, str(run_dir))
-
-
-@contextmanager
-def gc_paused():
-    """The cyclic garbage collector waits while tens of thousands of rows are built and compared: it would
-    scan them again and again (a third of the time), and they make no cycles to collect."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    # a Row per line as it is read: fewer objects alive at once for the garbage collector to scan
+    return RunData([Row.from_dict(data) for data in iter_rows(rows_path)], meta, str(run_dir))
 
 
 # -- one side: per-case results ----------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)  # slots, here and in Pair: a comparison makes one per case, few objects for the collector
 class CaseResult:
     """A case's answers on one side."""
     case_id: str
@@ -126,11 +113,14 @@ class CaseResult:
     category: str
     difficulty: str
     rows: list[Row]
+    scored: list[Row] = field(init=False)
+    passed: int = field(init=False)
+    rate: float | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.scored = [r for r in self.rows if r.outcome in SCORED]
         self.passed = sum(1 for r in self.scored if r.outcome == "passed")
-        self.rate: float | None = self.passed / len(self.scored) if self.scored else None
+        self.rate = self.passed / len(self.scored) if self.scored else None
 
     def reason(self) -> str:
         """The reason to show: the first failure's, else the first answer's, else why nothing was scored."""
@@ -140,7 +130,7 @@ class CaseResult:
                     return row.reason or "passed"
         return ""
 
-    def summary(self) -> dict:
+    def summary(self) -> shapes.CaseSummary:
         return {"rate": _round(self.rate), "passed": self.passed, "n": len(self.scored), "reason": self.reason()}
 
 
@@ -175,16 +165,23 @@ def pick_model(run: RunData, wanted: str | None, other: str | None, side: str, f
 # -- the comparison -------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Pair:
+    """A case scored on both sides: its two rates and their difference new - base."""
     base: CaseResult
     new: CaseResult
+    base_rate: float = field(init=False)
+    new_rate: float = field(init=False)
+    diff: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.diff: float = self.new.rate - self.base.rate
+        if self.base.rate is None or self.new.rate is None:
+            raise ValueError(f"case {self.new.case_id} has no scored answer on a side: it is not a pair")
+        self.base_rate, self.new_rate = self.base.rate, self.new.rate
+        self.diff = self.new_rate - self.base_rate
 
 
-def _group(pairs: list[Pair], alpha: float) -> dict:
+def _group(pairs: list[Pair], alpha: float) -> shapes.Group:
     """Both rates, the paired difference, the sign test and the detectable drop over some pairs."""
     n = len(pairs)
     diffs = [p.diff for p in pairs]
@@ -194,8 +191,8 @@ def _group(pairs: list[Pair], alpha: float) -> dict:
     second_moment = statistics.fmean([d * d for d in diffs]) if diffs else 0.0
     return {
         "n": n,
-        "base_rate": _round(statistics.fmean([p.base.rate for p in pairs])) if n else None,
-        "new_rate": _round(statistics.fmean([p.new.rate for p in pairs])) if n else None,
+        "base_rate": _round(statistics.fmean([p.base_rate for p in pairs])) if n else None,
+        "new_rate": _round(statistics.fmean([p.new_rate for p in pairs])) if n else None,
         "diff": _round(mean),
         "ci95": ci,
         "p_value": stats.sign_test_p(worse, better),
@@ -205,13 +202,14 @@ def _group(pairs: list[Pair], alpha: float) -> dict:
     }
 
 
-def _flip(pair: Pair) -> dict:
+def _flip(pair: Pair) -> shapes.Flip:
     return {"case_id": pair.new.case_id, "category": pair.new.category, "difficulty": pair.new.difficulty,
             "base": pair.base.summary(), "new": pair.new.summary()}
 
 
-def _speed(pairs: list[Pair], tolerance: float) -> dict:
-    values: dict[tuple[str, str], list[float]] = {(key, side): [] for key, _, _ in SPEED_METRICS for side in ("base", "new")}
+def _speed(pairs: list[Pair], tolerance: float) -> dict[str, shapes.SpeedCell]:
+    values: dict[tuple[str, str], list[float]] = {(key, side): [] for key, _, _ in SPEED_METRICS
+                                                  for side in ("base", "new")}
     for pair in pairs:  # one pass over the rows: a 10,000-row run compares in well under 2 s
         for side, result in (("base", pair.base), ("new", pair.new)):
             for row in result.scored:
@@ -220,32 +218,30 @@ def _speed(pairs: list[Pair], tolerance: float) -> dict:
                     value = timings.get(key)
                     if isinstance(value, (int, float)) and value > 0:
                         values[key, side].append(value)
-    out = {}
+    out: dict[str, shapes.SpeedCell] = {}
     for key, label, higher_better in SPEED_METRICS:
         base, new = values[key, "base"], values[key, "new"]
-        cell: dict = {"label": label, "higher_is_better": higher_better, "n_base": len(base), "n_new": len(new),
-                      "base_median": _round(statistics.median(base), 6) if base else None,
-                      "new_median": _round(statistics.median(new), 6) if new else None,
-                      "ratio": None, "ci95": None, "regressed": False}
-        if base and new:
-            ratio, ci = stats.median_ratio(base, new)
-            cell.update(ratio=_round(ratio), ci95=ci)
-            if ci and min(len(base), len(new)) >= MIN_SPEED_SAMPLES:
-                if higher_better:
-                    cell["regressed"] = ratio < 1 - tolerance and ci[1] < 1 - tolerance
-                else:
-                    cell["regressed"] = ratio > 1 + tolerance and ci[0] > 1 + tolerance
-        out[key] = cell
+        ratio, ci = stats.median_ratio(base, new)  # (None, None) when a side has no timing
+        regressed = False
+        if ratio is not None and ci and min(len(base), len(new)) >= MIN_SPEED_SAMPLES:
+            if higher_better:
+                regressed = ratio < 1 - tolerance and ci[1] < 1 - tolerance
+            else:
+                regressed = ratio > 1 + tolerance and ci[0] > 1 + tolerance
+        out[key] = {"label": label, "higher_is_better": higher_better, "n_base": len(base), "n_new": len(new),
+                    "base_median": _round(statistics.median(base), 6) if base else None,
+                    "new_median": _round(statistics.median(new), 6) if new else None,
+                    "ratio": _round(ratio), "ci95": ci, "regressed": regressed}
     return out
 
 
-def backend_of(run: RunData, model: str) -> dict:
+def backend_of(run: RunData, model: str) -> dict[str, list[str]]:
     """What served one model in one run (see report.backend_summary)."""
     local = (((run.meta.get("models") or {}).get(model) or {}).get("local")) or {}
     return backend_summary([r for r in run.rows if r.model == model], local)
 
 
-def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
+def backend_warnings(base: dict[str, list[str]], new: dict[str, list[str]], same_model: bool) -> list[str]:
     """Where the backends differ though the comparison expects them equal: every field when both sides
     name the same model, the serving software when the model changed. A side served by several backends
     during one run is always worth a word."""
@@ -263,23 +259,23 @@ def backend_warnings(base: dict, new: dict, same_model: bool) -> list[str]:
 
 
 def compare_runs(base: RunData, new: RunData, *, base_model: str | None = None, new_model: str | None = None,
-                 gate: GateSettings = GateSettings()) -> dict:
+                 gate: GateSettings = GateSettings()) -> shapes.Comparison:
     """The comparison of `new` against `base` (see the module docstring), as a JSON-ready dict."""
-    with gc_paused():
-        return _compare(base, new, base_model, new_model, gate)
+    return _compare(base, new, base_model, new_model, gate)
 
 
-def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str | None, gate: GateSettings) -> dict:
+def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str | None,
+             gate: GateSettings) -> shapes.Comparison:
     only_new = new.models[0] if len(new.models) == 1 else None
     base_model = pick_model(base, base_model, new_model or only_new, "base", "--base-model")
     new_model = pick_model(new, new_model, base_model, "new", "--new-model")
     base_cases, new_cases = _by_case(latest_rows(base.rows), base_model), _by_case(latest_rows(new.rows), new_model)
     pairs: list[Pair] = []
-    unpaired: dict[str, list] = {"changed": [], "only_base": [], "only_new": [], "unscored": []}
+    unpaired: shapes.Unpaired = {"changed": [], "only_base": [], "only_new": [], "unscored": []}
     for case_id in sorted(set(base_cases) | set(new_cases)):
         b, n = base_cases.get(case_id), new_cases.get(case_id)
         if b is None or n is None:
-            unpaired["only_new" if b is None else "only_base"].append(case_id)
+            (unpaired["only_new"] if b is None else unpaired["only_base"]).append(case_id)
         elif b.case_hash and n.case_hash and b.case_hash != n.case_hash:
             unpaired["changed"].append(case_id)
         elif b.rate is None or n.rate is None:
@@ -296,7 +292,11 @@ def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str
     repeats = {side: max((len(c.scored) for c in cases.values()), default=0)
                for side, cases in (("base", base_cases), ("new", new_cases))}
     base_backend, new_backend = backend_of(base, base_model), backend_of(new, new_model)
-    result = {
+    measured: shapes.Measured = {"total": _group(scored, gate.alpha),
+                                 "hard": _group([p for p in scored if p.new.difficulty == "hard"], gate.alpha),
+                                 "categories": {cat: _group(by_cat[cat], gate.alpha) for cat in order},
+                                 "speed": _speed(pairs, gate.speed_tolerance)}
+    return {
         "schema": SCHEMA_VERSION,
         "base": {"source": base.source, "run_id": base.run_id, "model": base_model, "repeats": repeats["base"]},
         "new": {"source": new.source, "run_id": new.run_id, "model": new_model, "repeats": repeats["new"]},
@@ -304,24 +304,23 @@ def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str
                      "speed_tolerance": gate.speed_tolerance},
         "paired": len(pairs),
         "unpaired": unpaired,
-        "total": _group(scored, gate.alpha),
-        "hard": _group([p for p in scored if p.new.difficulty == "hard"], gate.alpha),
-        "categories": {cat: _group(by_cat[cat], gate.alpha) for cat in order},
+        "total": measured["total"],
+        "hard": measured["hard"],
+        "categories": measured["categories"],
         "flips": {"pass_to_fail": [_flip(p) for p in pairs if p.diff < 0],
                   "fail_to_pass": [_flip(p) for p in pairs if p.diff > 0]},
-        "speed": _speed(pairs, gate.speed_tolerance),
+        "speed": measured["speed"],
         "backend": {"base": base_backend, "new": new_backend,
                     "warnings": backend_warnings(base_backend, new_backend, base_model == new_model)},
+        "gate": decide(measured, gate),
     }
-    result["gate"] = decide(result, gate)
-    return result
 
 
-def decide(result: dict, gate: GateSettings) -> dict:
+def decide(result: shapes.Measured, gate: GateSettings) -> shapes.GateVerdict:
     """{passed, reasons, checked}: which groups and speeds were judged, and every reason it failed."""
     reasons, checked = [], []
 
-    def judge(name: str, group: dict | None, required: bool) -> None:
+    def judge(name: str, group: shapes.Group | None, required: bool) -> None:
         if not group or not group["n"]:
             if required:
                 reasons.append(f"{name}: no paired cases, so nothing shows it did not get worse")
@@ -344,8 +343,7 @@ def decide(result: dict, gate: GateSettings) -> dict:
         if cell["regressed"]:
             direction = "fell" if cell["higher_is_better"] else "rose"
             reasons.append(f"{cell['label']} median {direction} to {cell['ratio']:.2f}x the base "
-                           f"(95% CI {cell['ci95'][0]:.2f}-{cell['ci95'][1]:.2f}), past the "
-                           f"{gate.speed_tolerance:.0%} tolerance")
+                           f"(95% CI {_ci_ratio(cell['ci95'])}), past the {gate.speed_tolerance:.0%} tolerance")
     return {"passed": not reasons, "reasons": reasons, "checked": checked}
 
 
@@ -363,7 +361,7 @@ class Baseline:
     enforce: bool = False
 
     @classmethod
-    def load(cls, path: str | Path, settings: GateSettings, enforce: bool, models: list[str]) -> "Baseline":
+    def load(cls, path: str | Path, settings: GateSettings, enforce: bool, models: list[str]) -> Baseline:
         """Read the baseline as the run starts, so a wrong folder or model fails before anything is asked."""
         if len(models) != 1:
             raise InputError(f"a baseline is compared with one model; --models names {len(models)} "
@@ -379,10 +377,12 @@ class Baseline:
                              "BASE NEW --base-model=NAME", file=str(path), field="--crucible-baseline")
         return baseline
 
-    def compare(self, rows: list[Row], meta: dict, run_dir: str | Path, model: str) -> dict:
+    def compare(self, rows: list[Row], meta: dict[str, Any], run_dir: str | Path,
+                model: str) -> shapes.CompareFile:
         """The comparison of this run's rows, written to compare.json in the run folder. A run without a
         row to compare fails the gate: nothing shows the model did not get worse."""
         new = RunData(rows, meta, str(run_dir))
+        result: shapes.CompareFile
         try:
             result = compare_runs(self.run, new, new_model=model if rows else None, gate=self.settings)
         except InputError as exc:
@@ -394,40 +394,44 @@ class Baseline:
 # -- rendering ------------------------------------------------------------------------------------
 
 
-def _round(value, digits: int = 4):
+def _round(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def _pct(rate) -> str:
+def _pct(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.1%}"
 
 
-def _points(diff) -> str:
+def _points(diff: float | None) -> str:
     return "-" if diff is None else f"{diff * 100:+.1f}"
 
 
-def _ci_points(ci) -> str:
+def _ci_points(ci: list[float] | None) -> str:
     return "-" if not ci else f"[{ci[0] * 100:+.1f}, {ci[1] * 100:+.1f}]"
 
 
-def _group_line(name: str, g: dict) -> str:
+def _ci_ratio(ci: list[float] | None) -> str:
+    return "-" if not ci else f"{ci[0]:.2f}-{ci[1]:.2f}"
+
+
+def _group_line(name: str, g: shapes.Group) -> str:
     mdd = "-" if g["min_detectable_drop"] is None else f"{g['min_detectable_drop'] * 100:.1f}"
     return (f"{name:<14} {g['n']:>6} {_pct(g['base_rate']):>7} {_pct(g['new_rate']):>7} {_points(g['diff']):>7} "
             f"{_ci_points(g['ci95']):>16} {g['p_value']:>9.2g} {g['worse']:>5} {g['better']:>6} {mdd:>9}")
 
 
-def _speed_value(value, key: str) -> str:
+def _speed_value(value: float | None, key: str) -> str:
     if value is None:
         return "-"
     return f"{value:.1f}" if key == "decode_tps" else f"{value:.3f} s"
 
 
-def _gate_lines(gate: dict) -> list[str]:
+def _gate_lines(gate: shapes.GateVerdict) -> list[str]:
     return ([f"gate: {'PASSED' if gate['passed'] else 'FAILED'} (checked: {', '.join(gate['checked']) or 'nothing'})"]
             + [f"  - {reason}" for reason in gate["reasons"]])
 
 
-def render_text(result: dict, max_flips: int = 50, brief: bool = False) -> list[str]:
+def render_text(result: shapes.CompareFile, max_flips: int = 50, brief: bool = False) -> list[str]:
     """The comparison as terminal lines (`crucible compare`, pytest's summary); `brief` (pytest -qq):
     the gate's verdict alone. A comparison that could not be made (`error`) is its gate's verdict."""
     if brief or "error" in result:
@@ -453,13 +457,13 @@ def render_text(result: dict, max_flips: int = 50, brief: bool = False) -> list[
     if speed:
         lines += ["", f"{'speed (median)':<14} {'base':>10} {'new':>10} {'ratio':>6} {'95% CI':>13}"]
         for key, c in speed:
-            ci = f"{c['ci95'][0]:.2f}-{c['ci95'][1]:.2f}" if c["ci95"] else "-"
+            ci = _ci_ratio(c["ci95"])
             ratio = f"{c['ratio']:.2f}" if c["ratio"] is not None else "-"
             flag = "  REGRESSED" if c["regressed"] else ""
             lines.append(f"{c['label']:<14} {_speed_value(c['base_median'], key):>10} "
                          f"{_speed_value(c['new_median'], key):>10} {ratio:>6} {ci:>13}{flag}")
-    for direction, title in (("pass_to_fail", "worse (pass -> fail)"), ("fail_to_pass", "better (fail -> pass)")):
-        flips = result["flips"][direction]
+    for flips, title in ((result["flips"]["pass_to_fail"], "worse (pass -> fail)"),
+                         (result["flips"]["fail_to_pass"], "better (fail -> pass)")):
         if not flips:
             continue
         lines += ["", f"{title}: {len(flips)}"]
@@ -474,12 +478,12 @@ def render_text(result: dict, max_flips: int = 50, brief: bool = False) -> list[
     return lines + [""] + _gate_lines(result["gate"])
 
 
-def _side(summary: dict) -> str:
+def _side(summary: shapes.CaseSummary) -> str:
     rate = summary["rate"]
     head = ("passed" if rate == 1 else "failed" if rate == 0 else f"{summary['passed']}/{summary['n']} passed")
     reason = summary["reason"] if summary["reason"] not in ("", "passed") else ""
     return f"{head}: {reason}" if reason and rate != 1 else head
 
 
-def write_json(path: str | Path, result: dict) -> None:
+def write_json(path: str | Path, result: shapes.CompareFile) -> None:
     Path(path).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

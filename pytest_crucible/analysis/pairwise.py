@@ -23,21 +23,22 @@ import json
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
+from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.engine.session import judge_from_config
 from pytest_crucible.grading.extract import clean_answer
 from pytest_crucible.grading.judge_model import JudgeError
+from pytest_crucible.results.request_metrics import quantile
 from pytest_crucible.results.row import Row, latest_rows
 from pytest_crucible.results.store import read_rows
 from pytest_crucible.suite.case import Case, load_cases
 
 __all__ = ["Game", "Pairwise", "bradley_terry", "bootstrap_intervals", "render_table", "run_pairwise"]
 
-BOOTSTRAP_ROUNDS = 1000
 BOOTSTRAP_SEED = 0
 ELO_SCALE = 400 / math.log(10)  # natural-log strength -> Elo points
 
@@ -99,15 +100,13 @@ def bootstrap_intervals(players: list[str], games: list[Game], *, rounds: int = 
         for p, s in bradley_terry(players, drawn, tol=1e-8).items():
             samples[p].append(s)
     tail = (1 - level) / 2
-    return {p: (_quantile(sorted(v), tail), _quantile(sorted(v), 1 - tail)) for p, v in samples.items()}
-
-
-def _quantile(ordered: list[float], q: float) -> float:
-    """Linear interpolation between the closest ranks."""
-    pos = q * (len(ordered) - 1)
-    low = math.floor(pos)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+    intervals = {}
+    for player, draws in samples.items():
+        low, high = quantile(draws, tail), quantile(draws, 1 - tail)
+        if low is None or high is None:
+            raise ValueError(f"no bootstrap draws: rounds must be at least 1, got {rounds}")
+        intervals[player] = (low, high)
+    return intervals
 
 
 def elo(strength: float) -> float:
@@ -129,7 +128,7 @@ class Pairwise:
         names = sorted(self.players)
         strengths = bradley_terry(names, self.games) if names else {}
         intervals = bootstrap_intervals(names, self.games, rounds=self.rounds, seed=self.seed) if self.games else {}
-        record = {p: Counter() for p in names}
+        record: dict[str, Counter[str]] = {p: Counter() for p in names}
         for game in self.games:
             a, b = game.points()
             for player, share in ((game.first, a), (game.second, b)):
@@ -154,7 +153,7 @@ class Pairwise:
             both.setdefault(pair, {}).setdefault(game.case_id, []).append(game)
         out = []
         for (a, b), by_case in sorted(both.items()):
-            won = Counter()
+            won: Counter[str] = Counter()
             inconsistent = 0
             for games in by_case.values():
                 winners = []
@@ -241,7 +240,7 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
     if not judge_name:
         raise CrucibleError("pairwise needs a judge: --judge MODEL (a model from models.yaml)")
     if rounds < 1:
-        raise CrucibleError("--rounds must be at least 1 (bootstrap rounds; 1000 by default)")
+        raise CrucibleError(f"--rounds must be at least 1 (bootstrap rounds; {BOOTSTRAP_ROUNDS} by default)")
     players, answers, left_out, cases = collect_answers([Path(d) for d in run_dirs], paths)
     if len(players) < 2 or not answers:
         raise CrucibleError("no judged case was answered by two players: run the judged cases (tag `judged`, "

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
+from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
 from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
 from pytest_crucible.results.row import OUTCOMES, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
@@ -21,32 +23,33 @@ from pytest_crucible.speed.summary import speed_report
 from pytest_crucible.suite.case import CATEGORIES
 
 SCHEMA_VERSION = 1
-TRUNCATED_KINDS = ("reasoning", "answer")
 
 
-def _tally(rows: list[Row], with_skipped: bool = True) -> dict:
+def _tally(rows: list[Row], with_skipped: bool = True) -> Tally:
     counts = {o: 0 for o in OUTCOMES}
     for row in rows:
         outcome = row.outcome if row.outcome in OUTCOMES else "error"
         counts[outcome] += 1
-    n = counts["passed"] + counts["failed"]  # errors and skips never enter the denominator
-    out = {"passed": counts["passed"], "failed": counts["failed"], "errors": counts["error"]}
-    if with_skipped:
-        out["skipped"] = counts["skipped"]
-    out["n"] = n
-    out["rate"] = round(counts["passed"] / n, 4) if n else None
+    passed, failed, errors = counts["passed"], counts["failed"], counts["error"]
+    n = passed + failed  # errors and skips never enter the denominator
+    rate = round(passed / n, 4) if n else None
     # the case is the unit: with repeats the interval is clustered by case (plain Wilson without)
-    out["ci95"] = clustered_interval(list(_case_counts(rows).values()))
-    out["truncated"] = _truncated(rows, n)
-    return out
+    ci95 = clustered_interval(list(_case_counts(rows).values()))
+    truncated = _truncated(rows, n)
+    if with_skipped:
+        return {"passed": passed, "failed": failed, "errors": errors, "skipped": counts["skipped"], "n": n,
+                "rate": rate, "ci95": ci95, "truncated": truncated}
+    return {"passed": passed, "failed": failed, "errors": errors, "n": n, "rate": rate, "ci95": ci95,
+            "truncated": truncated}
 
 
-def _truncated(rows: list[Row], n: int) -> dict:
+def _truncated(rows: list[Row], n: int) -> Truncated:
     """Replies cut off by the token limit, by where (in the reasoning, in the answer), and their share of
     the scored items: a low score from a tight budget shows as such."""
-    counts = {where: sum(1 for r in rows if r.truncated == where and r.outcome in ("passed", "failed"))
-              for where in TRUNCATED_KINDS}
-    return {**counts, "rate": round(sum(counts.values()) / n, 4) if n else None}
+    scored = [r for r in rows if r.outcome in ("passed", "failed")]
+    reasoning = sum(1 for r in scored if r.truncated == "reasoning")
+    answer = sum(1 for r in scored if r.truncated == "answer")
+    return {"reasoning": reasoning, "answer": answer, "rate": round((reasoning + answer) / n, 4) if n else None}
 
 
 def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
@@ -64,7 +67,7 @@ def _ks(k: int) -> list[int]:
     return sorted({1, k} | {2 ** i for i in range(1, k.bit_length()) if 2 ** i < k})
 
 
-def repeats_section(rows: list[Row]) -> dict | None:
+def repeats_section(rows: list[Row]) -> Repeats | None:
     """`models.<name>.repeats` when a case was answered more than once: per-case rates, pass@k and
     pass^k (unbiased, averaged over the cases with at least k answers, intervals over cases) and the
     flaky cases (some answers right, some wrong). None for a run of single answers."""
@@ -74,8 +77,8 @@ def repeats_section(rows: list[Row]) -> dict | None:
         return None
     category = {r.case_id: r.category for r in rows}
 
-    def estimate(estimator, k: int) -> dict:
-        values = [estimator(n, passed, k) for passed, n in counts.values() if n >= k]
+    def estimate(estimator: Callable[[int, int, int], float | None], k: int) -> Estimate:
+        values = [v for passed, n in counts.values() if n >= k and (v := estimator(n, passed, k)) is not None]
         return {"value": round(sum(values) / len(values), 4) if values else None,
                 "ci95": mean_interval(values), "cases": len(values)}
 
@@ -96,12 +99,12 @@ def _tokens(rows: list[Row], key: str) -> int:
     return sum((row.tokens or {}).get(key) or 0 for row in rows)
 
 
-def aggregate(rows, meta: dict | None = None) -> dict:
+def aggregate(rows, meta: dict | None = None) -> Report:
     """report.json from rows (Row objects or their dicts)."""
     by_model: dict[str, list[Row]] = defaultdict(list)
     for row in latest_rows(rows):
         by_model[row.model].append(row)
-    models = {}
+    models: dict[str, ModelReport] = {}
     for name in sorted(by_model):
         # suite order is not completion order under xdist: sort so the report does not depend on it
         mrows = sorted(by_model[name], key=lambda r: (str(r.case_id), r.repeat))
@@ -133,7 +136,7 @@ def aggregate(rows, meta: dict | None = None) -> dict:
         }
     return {
         "schema": SCHEMA_VERSION,
-        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "meta": meta or {},
         "models": models,
     }
@@ -162,28 +165,28 @@ def backend_summary(rows: list[Row], local: dict | None = None) -> dict:
     return {key: sorted(values) for key, values in sorted(seen.items())}
 
 
-def _backend_text(backend: dict) -> str:
+def _backend_text(backend: dict[str, list[str]]) -> str:
     return "; ".join(f"{key} {', '.join(values)}" for key, values in backend.items())
 
 
-def _backend_changes(models: dict) -> list[str]:
+def _backend_changes(models: dict[str, ModelReport]) -> list[str]:
     """A model served by more than one backend during one run: its numbers mix them."""
     return [f"{name} was served by more than one backend during this run ({key}: {', '.join(values)})"
             for name, m in models.items() for key, values in (m.get("backend") or {}).items() if len(values) > 1]
 
 
-def _brief(row: Row) -> dict:
+def _brief(row: Row) -> Brief:
     return {"case_id": row.case_id, "category": row.category, "repeat": row.repeat, "reason": row.reason}
 
 
-def _cell(t: dict) -> str:
+def _cell(t: Tally) -> str:
     if not t["n"]:
         return f"- ({t['errors']} err)" if t["errors"] else "-"
     text = f"{t['rate']:.0%} ({t['passed']}/{t['n']})"
     return text + (f" +{t['errors']} err" if t["errors"] else "")
 
 
-def render_markdown(report: dict) -> str:
+def render_markdown(report: Report) -> str:
     models = report["models"]
     meta = report.get("meta") or {}
     lines = [f"# pytest-crucible report {meta.get('run_id', '')}".rstrip(), ""]
@@ -227,20 +230,22 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _estimate(cell: dict) -> str:
+def _estimate(cell: Estimate) -> str:
     if cell["value"] is None:
         return "-"
     ci = f" [{cell['ci95'][0]:.1%}, {cell['ci95'][1]:.1%}]" if cell["ci95"] else ""
     return f"{cell['value']:.1%}{ci}"
 
 
-def _repeats_markdown(name: str, rep: dict | None) -> list[str]:
+def _repeats_markdown(name: str, rep: Repeats | None) -> list[str]:
     if not rep:
         return []
     lines = [f"## Repeats: {name} (up to {rep['k']} answers per case, {rep['cases']} cases)", "",
              "| k | pass@k (some answer right) | pass^k (every answer right) |", "| --- | --- | --- |"]
-    lines += [f"| {k} | {_estimate(rep['pass_at_k'][k])} | {_estimate(rep['pass_hat_k'][k])} |" for k in rep["pass_at_k"]]
-    lines += ["", "Unbiased estimators averaged over cases; intervals and the rates' ci95 take the case as the unit.", ""]
+    lines += [f"| {k} | {_estimate(rep['pass_at_k'][k])} | {_estimate(rep['pass_hat_k'][k])} |"
+              for k in rep["pass_at_k"]]
+    lines += ["", "Unbiased estimators averaged over cases; intervals and the rates' ci95 take the case as the unit.",
+              ""]
     if rep["flaky"]:
         lines += [f"Flaky cases ({len(rep['flaky'])}: right in some answers, wrong in others):", ""]
         lines += [f"- [{f['category']}] {f['case_id']}: {f['passed']}/{f['n']} ({f['rate']:.0%})" for f in rep["flaky"]]
@@ -269,11 +274,12 @@ def text_bar(rate: float | None, width: int = BAR_WIDTH, glyphs: str = "█░")
     return glyphs[0] * filled + glyphs[1] * (width - filled)
 
 
-def _interval(t: dict) -> str:
-    return f" [{t['ci95'][0]:.0%}-{t['ci95'][1]:.0%}]" if t.get("ci95") else ""
+def _interval(t: Tally) -> str:
+    ci = t["ci95"]
+    return f" [{ci[0]:.0%}-{ci[1]:.0%}]" if ci else ""
 
 
-def render_terminal(report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
     """The end-of-run summary: a card per model (total and hard with their 95% intervals, a bar per
     category, TTFT / decode, cost, errors), then the speed block. pytest -q leaves out the speed block,
     -qq prints one line per model."""
@@ -312,7 +318,7 @@ def render_terminal(report: dict, verbosity: int = 0, glyphs: str = "█░") ->
     return out
 
 
-def _truncated_text(truncated: dict, lead: str) -> str:
+def _truncated_text(truncated: Truncated, lead: str) -> str:
     """', truncated 40% (4 in reasoning, 0 in answer)', or "" when nothing was cut off."""
     if not truncated["reasoning"] and not truncated["answer"]:
         return ""
@@ -320,7 +326,7 @@ def _truncated_text(truncated: dict, lead: str) -> str:
             f"{truncated['answer']} in answer)")
 
 
-def write_reports(run_dir: Path, rows, meta: dict | None = None) -> dict:
+def write_reports(run_dir: Path, rows, meta: dict | None = None) -> Report:
     """report.json, report.md and report.html in `run_dir`; returns the report."""
     from pytest_crucible.analysis.report_html import render_html  # lazy: matplotlib, only when a report is written
     report = aggregate(rows, meta)

@@ -15,6 +15,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from pytest_crucible.analysis import charts
+from pytest_crucible.analysis.json_shapes import Report, Tally
 from pytest_crucible.results.row import latest_rows
 from pytest_crucible.suite.case import CATEGORIES
 
@@ -100,16 +101,15 @@ def timing_samples(rows: list[dict]) -> tuple[dict[str, list[float]], dict[str, 
     return ttft, decode
 
 
-def _cell(tally: dict | None) -> dict | None:
+def _cell(tally: Tally | None) -> dict | None:
     """A summary-table cell: text, the interval as a tooltip, and a background by rate."""
     if not tally:
         return None
-    rate = tally.get("rate")
-    errors = tally.get("errors", 0)
-    if rate is None:
+    rate, errors, ci = tally["rate"], tally["errors"], tally["ci95"]
+    if rate is None or ci is None:  # no graded item: neither a rate nor an interval
         return {"text": "-", "title": f"no graded items; {errors} errors" if errors else "no graded items",
                 "style": "", "errors": errors}
-    lo, hi = tally["ci95"]
+    lo, hi = ci
     hue = round(120 * rate)  # red (0%) to green (100%)
     return {"text": f"{rate:.0%}", "detail": f"{tally['passed']}/{tally['n']}",
             "title": f"{tally['passed']}/{tally['n']} passed; 95% interval {lo:.0%}-{hi:.0%}"
@@ -117,7 +117,7 @@ def _cell(tally: dict | None) -> dict | None:
             "style": f"background: hsl({hue} 70% 88%)", "errors": errors}
 
 
-def _meta_items(report: dict) -> list[tuple[str, str]]:
+def _meta_items(report: Report) -> list[tuple[str, str]]:
     meta = report.get("meta") or {}
     items = [("Run", meta.get("run_id")), ("Written", report.get("generated_at")),
              ("pytest-crucible", meta.get("crucible_version")), ("Profile", meta.get("profile") or "full"),
@@ -128,11 +128,12 @@ def _meta_items(report: dict) -> list[tuple[str, str]]:
     return [(k, str(v)) for k, v in items if v not in (None, "")]
 
 
-def _model_meta(report: dict) -> list[dict]:
+def _model_meta(report: Report) -> list[dict]:
     meta_models = (report.get("meta") or {}).get("models") or {}
     out = []
     for name, m in report["models"].items():
-        info = meta_models.get(name) if isinstance(meta_models.get(name), dict) else {}
+        found = meta_models.get(name)
+        info = found if isinstance(found, dict) else {}
         local = info.get("local") or {}
         out.append({"name": name, "model_id": info.get("model_id", ""), "provider": info.get("provider", ""),
                     "local": local.get("gguf_summary") or local.get("error") or "",
@@ -145,7 +146,7 @@ def _json_for_script(data) -> Markup:
     return Markup(json.dumps(data, ensure_ascii=False, default=str).replace("<", "\\u003c"))
 
 
-def render_html(report: dict, rows, links: list[tuple[str, str]] | None = None) -> str:
+def render_html(report: Report, rows, links: list[tuple[str, str]] | None = None) -> str:
     """The page for `report` (report.aggregate's mapping) and its rows; `links` ((text, href) pairs)
     add a navigation bar, as `crucible gui` does."""
     rows = [r.to_dict() for r in latest_rows(rows)]  # as report.aggregate counts them (a resume's latest)
@@ -166,7 +167,8 @@ def render_html(report: dict, rows, links: list[tuple[str, str]] | None = None) 
     table = [{"name": name, "colour": colours[name], "total": _cell(m["total"]), "hard": _cell(m["hard"]),
               "categories": [_cell(m["categories"].get(c)) for c in categories], "errors": m["total"]["errors"],
               "skipped": m["skipped"], "cost": m["cost_usd"],
-              "ttft": (m.get("timings") or {}).get("ttft_s"), "decode": (m.get("timings") or {}).get("decode_tps")}
+              "ttft": m["timings"]["ttft_s"] if m["timings"] else None,
+              "decode": m["timings"]["decode_tps"] if m["timings"] else None}
              for name, m in models.items()]
     problems = problem_rows(rows)
     return templates().get_template("report.html").render(

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
+from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.engine.options import SETTINGS
 
@@ -325,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the runs' own case files (the built-in suite is always looked in)")
     p.add_argument("--out", default="pairwise.json", metavar="PATH", help="where to write the result "
                    "(default: pairwise.json)")
-    p.add_argument("--rounds", type=int, default=1000, metavar="N", help="bootstrap rounds (default 1000)")
+    p.add_argument("--rounds", type=int, default=BOOTSTRAP_ROUNDS, metavar="N", help="bootstrap rounds (%(default)s)")
     SETTINGS["judge"].add_to(p)
     SETTINGS["config"].add_to(p)
     p.set_defaults(func=_cmd_pairwise)

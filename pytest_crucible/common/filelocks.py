@@ -20,9 +20,9 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from filelock import FileLock, Timeout
 from platformdirs import user_cache_dir
@@ -53,7 +53,7 @@ def lock_file(kind: str, key: str) -> Path:
     return lock_root() / f"{kind}-{readable}-{digest}.lock"
 
 
-def exclusive(path: str | os.PathLike, timeout: float = -1) -> FileLock:
+def exclusive(path: str | os.PathLike[str], timeout: float = -1) -> FileLock:
     """An exclusive lock on `path` (a context manager; `acquire(timeout=0)` tries once). Two instances in
     one process exclude each other like two processes do; one instance is reentrant for every thread
     (any thread may release it), so threads sharing one guard it with a thread lock of their own."""
@@ -75,9 +75,7 @@ def shared_or_exclusive(path: Path, mode: str) -> Iterator[float]:
         with exclusive(path):
             yield time.perf_counter() - started
         return
-    gate = open(path.with_suffix(".gate"), "a+b")
-    lock = open(path, "a+b")
-    try:
+    with open(path.with_suffix(".gate"), "a+b") as gate, open(path, "a+b") as lock:
         fcntl.flock(gate, fcntl.LOCK_EX)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX if mode == EXCLUSIVE else fcntl.LOCK_SH)
@@ -87,9 +85,6 @@ def shared_or_exclusive(path: Path, mode: str) -> Iterator[float]:
             yield time.perf_counter() - started
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-    finally:
-        lock.close()
-        gate.close()
 
 
 class SlotPool:

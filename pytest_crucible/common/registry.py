@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from collections.abc import Callable
 from importlib.metadata import EntryPoint, entry_points
-from typing import Callable
+from typing import Any
 
 from pytest_crucible.common.errors import RegistryError
 
@@ -51,7 +52,7 @@ class Registry:
     def names(self) -> list[str]:
         return sorted({*self.builtin, *self._entry_points()})
 
-    def get(self, name: str):
+    def get(self, name: str) -> Any:
         """The implementation registered under `name`; RegistryError when there is none or it is broken."""
         key = self.key(name)
         if key in self.builtin:
@@ -63,11 +64,11 @@ class Registry:
             raise RegistryError(f"unknown {self.what} {name!r}; use one of {', '.join(self.names())}")
         return self._load(name, entry)
 
-    def added(self) -> list:
+    def added(self) -> list[Any]:
         """Everything other packages add, loaded and checked (RegistryError as for `get`)."""
         return [self._load(name, entry) for name, entry in self._entry_points().items()]
 
-    def _load(self, name: str, entry: EntryPoint):
+    def _load(self, name: str, entry: EntryPoint) -> Any:
         dist = getattr(entry.dist, "name", None) or "its package"
         try:
             found = entry.load()

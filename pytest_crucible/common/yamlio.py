@@ -3,26 +3,29 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from pytest_crucible.common.errors import InputError
 
-class LineDict(dict):
+
+class LineDict(dict[Any, Any]):
     """A mapping from YAML that knows its own line and the line of each key (1-based)."""
 
     line: int = 0
-    key_lines: dict
+    key_lines: dict[Any, int]
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
 
 
-class LineList(list):
+class LineList(list[Any]):
     line: int = 0
-    item_lines: list
+    item_lines: list[int]
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
     pass
 
 
@@ -52,7 +55,7 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def load_yaml(path: Path, error_type: type[Exception]):
+def load_yaml(path: Path, error_type: type[InputError]) -> Any:
     """Parse a YAML file; syntax errors become `error_type` with the file and line."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -79,7 +82,7 @@ def load_yaml(path: Path, error_type: type[Exception]):
 MAX_EXPANDED_NODES = 1_000_000
 
 
-def _expanded_size(value, memo: dict) -> int:
+def _expanded_size(value: object, memo: dict[int, int]) -> int:
     """Values the document holds once every alias is copied out (aliases share objects until then)."""
     if not isinstance(value, (dict, list)):
         return 1

@@ -10,7 +10,7 @@ import os
 import re
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pytest_crucible.common.errors import InfraError
 
@@ -34,7 +34,7 @@ class LoadedModel:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "LoadedModel":
+    def from_dict(cls, data: dict) -> LoadedModel:
         known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
         return cls(**known)
 
@@ -88,7 +88,7 @@ def parse_time(text: str | None) -> datetime | None:
         value = datetime.fromisoformat(text)
     except ValueError:
         return None
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def wait_until(check, timeout: float, poll: float = 0.25) -> bool:

@@ -22,10 +22,10 @@ import os
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
 from filelock import FileLock, Timeout
 from platformdirs import user_cache_dir

@@ -85,16 +85,17 @@ def parse_rocm_smi(text: str) -> list[Device]:
         low = {k.lower(): v for k, v in fields.items()}
         name = next((str(low[k]) for k in ("card series", "card model", "marketing name", "device name")
                      if low.get(k) not in (None, "", "N/A")), "AMD GPU")
-
-        def number(key):
-            try:
-                return int(low[key])
-            except (KeyError, ValueError, TypeError):
-                return None
         devices.append(Device(id=gpu_id(index), kind="amd", index=index, name=name,
-                              memory_bytes=number("vram total memory (b)"),
-                              memory_used_bytes=number("vram total used memory (b)")))
+                              memory_bytes=_int_field(low, "vram total memory (b)"),
+                              memory_used_bytes=_int_field(low, "vram total used memory (b)")))
     return devices
+
+
+def _int_field(fields: dict, key: str) -> int | None:
+    try:
+        return int(fields[key])
+    except (KeyError, ValueError, TypeError):
+        return None
 
 
 def cpu_device() -> Device:

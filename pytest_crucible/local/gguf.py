@@ -120,7 +120,7 @@ def quant_name(file_type) -> str | None:
     return name
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=32)  # keyed by the file's size and mtime: a changed file is read again
 def _read_cached(path: str, size: int, mtime: float) -> GGUFInfo:
     try:
         from gguf import GGUFReader  # lazy: the gguf package is optional (the local extra)
@@ -139,7 +139,7 @@ def _read_cached(path: str, size: int, mtime: float) -> GGUFInfo:
     quant = quant_name(_value(fields.get("general.file_type")))
     tensors = list(reader.tensors)
     if quant is None and tensors:
-        by_bytes = Counter()
+        by_bytes: Counter[str] = Counter()
         for tensor in tensors:
             if len(tensor.shape) >= 2:
                 by_bytes[tensor.tensor_type.name] += int(tensor.n_bytes)
@@ -150,16 +150,15 @@ def _read_cached(path: str, size: int, mtime: float) -> GGUFInfo:
     active_params = active_bytes = None
     if tensors:
         share = (expert_used / expert_count) if expert_count and expert_used and expert_count > 1 else 1.0
-        active_params = 0.0
-        active_bytes = 0.0
+        params_sum = bytes_sum = 0.0
         for tensor in tensors:
             name = tensor.name
             if name.startswith("token_embd"):
                 continue
             factor = share if "_exps" in name else 1.0
-            active_params += int(tensor.n_elements) * factor
-            active_bytes += int(tensor.n_bytes) * factor
-        active_params, active_bytes = int(active_params), int(active_bytes)
+            params_sum += int(tensor.n_elements) * factor
+            bytes_sum += int(tensor.n_bytes) * factor
+        active_params, active_bytes = int(params_sum), int(bytes_sum)
     return GGUFInfo(path=path, size_bytes=size, architecture=arch, name=_value(fields.get("general.name")),
                     quant=quant, parameter_count=params, size_label=_value(fields.get("general.size_label")),
                     context_length=arch_field("context_length"), block_count=arch_field("block_count"),

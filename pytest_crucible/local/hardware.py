@@ -230,11 +230,12 @@ def resolve_hardware(model, *, override_gbps: float | None = None, base_url: str
         names = gpus if gpus is not None else gpu_names()
     if not names:
         return _cpu("no GPU found")
-    found = [lookup_device(n) for n in names]
-    unknown = [n for n, d in zip(names, found) if d is None]
+    looked_up = [lookup_device(n) for n in names]
+    unknown = [n for n, d in zip(names, looked_up) if d is None]
     if unknown:
         return Hardware(None, None, "unknown", f"GPU {unknown[0]!r} is not in the bandwidth table "
                         "(pass --crucible-bandwidth GBPS)", tuple(names))
+    found = [d for d in looked_up if d is not None]
     gbps = sum(d.bandwidth_gbps for d in found)
     tflops = sum(d.tflops for d in found if d.tflops)
     labels: dict[str, int] = {}

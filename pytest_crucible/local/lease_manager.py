@@ -19,8 +19,10 @@ import subprocess
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from types import FrameType
+from typing import Any
 
 from pytest_crucible.common.errors import InfraError
 from pytest_crucible.local import displace as displace_mod
@@ -63,66 +65,72 @@ class _Held:
     displaced: list = field(default_factory=list)
 
 
-_MANAGERS: "weakref.WeakSet[LeaseManager]" = weakref.WeakSet()
-_PREVIOUS_HANDLERS: dict[int, object] = {}
-_HOOKS_LOCK = threading.Lock()
-_ATEXIT_DONE = False
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def _cleanup_all() -> None:
-    for manager in list(_MANAGERS):
-        manager.close(fast=True)
+class _ProcessHooks:
+    """What stops every manager's servers when the process ends: an atexit hook, and SIGTERM / SIGHUP
+    handlers while a server runs (the previous handlers are kept, and put back when none runs)."""
 
+    def __init__(self) -> None:
+        self.managers: weakref.WeakSet[LeaseManager] = weakref.WeakSet()
+        self.previous_handlers: dict[int, Any] = {}
+        self.lock = threading.Lock()
+        self.atexit_registered = False
 
-def _on_signal(signum, frame) -> None:
-    _cleanup_all()
-    previous = _PREVIOUS_HANDLERS.get(signum, signal.SIG_DFL)
-    if callable(previous):
-        previous(signum, frame)
-        return
-    if previous == signal.SIG_IGN:
-        return
-    # The default action would end the process at once; let the caller (pytest) unwind instead, so
-    # its teardown and the partial report still happen. The servers are already stopped.
-    raise KeyboardInterrupt(f"stopped by signal {signal.Signals(signum).name}")
+    def stop_all(self) -> None:
+        for manager in list(self.managers):
+            manager.close(fast=True)
 
-
-def _install_hooks() -> None:
-    global _ATEXIT_DONE
-    with _HOOKS_LOCK:
-        if not _ATEXIT_DONE:
-            atexit.register(_cleanup_all)
-            _ATEXIT_DONE = True
-        if threading.current_thread() is not threading.main_thread():
+    def on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.stop_all()
+        previous = self.previous_handlers.get(signum, signal.SIG_DFL)
+        if callable(previous):
+            previous(signum, frame)
             return
-        for signum in _SIGNALS:
-            current = signal.getsignal(signum)
-            if current is _on_signal:
-                continue
-            try:
-                signal.signal(signum, _on_signal)
-            except (ValueError, OSError):
-                continue
-            _PREVIOUS_HANDLERS[signum] = current
-
-
-def _remove_hooks() -> None:
-    with _HOOKS_LOCK:
-        if any(m._held for m in _MANAGERS):
+        if previous == signal.SIG_IGN:
             return
-        if threading.current_thread() is not threading.main_thread():
-            return
-        for signum, previous in list(_PREVIOUS_HANDLERS.items()):
-            if signal.getsignal(signum) is _on_signal:
+        # The default action would end the process at once; let the caller (pytest) unwind instead, so
+        # its teardown and the partial report still happen. The servers are already stopped.
+        raise KeyboardInterrupt(f"stopped by signal {signal.Signals(signum).name}")
+
+    def install(self) -> None:
+        with self.lock:
+            if not self.atexit_registered:
+                atexit.register(self.stop_all)
+                self.atexit_registered = True
+            if threading.current_thread() is not threading.main_thread():
+                return
+            for signum in _SIGNALS:
+                current = signal.getsignal(signum)
+                if current == self.on_signal:
+                    continue
                 try:
-                    signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
-                except (ValueError, OSError, TypeError):
-                    pass
-            del _PREVIOUS_HANDLERS[signum]
+                    signal.signal(signum, self.on_signal)
+                except (ValueError, OSError):
+                    continue
+                self.previous_handlers[signum] = current
+
+    def remove(self) -> None:
+        with self.lock:
+            if any(m._held for m in self.managers):
+                return
+            if threading.current_thread() is not threading.main_thread():
+                return
+            for signum, previous in list(self.previous_handlers.items()):
+                if signal.getsignal(signum) == self.on_signal:
+                    try:
+                        signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+                    except (ValueError, OSError, TypeError):
+                        pass
+                del self.previous_handlers[signum]
 
 
-@functools.lru_cache(maxsize=1)
+# process-wide by nature: signal handlers and atexit hooks belong to the interpreter, not to one manager
+_HOOKS = _ProcessHooks()
+
+
+@functools.lru_cache(maxsize=1)  # process-wide: the installed llama-cpp-python is the interpreter's, not a run's
 def python_server_offloads() -> bool:
     """Whether the installed llama-cpp-python was built with GPU support (PyPI's default build is not).
     Asked in a child process, so this process never initialises a GPU runtime."""
@@ -141,7 +149,7 @@ def resolve_devices(spec: LaunchSpec, gpus: list[Device] | None = None,
     gpus = discover_gpus() if gpus is None else gpus
     if spec.devices == "cpu":
         return [cpu_device()]
-    if spec.devices == "auto":
+    if isinstance(spec.devices, str):  # "auto"
         if spec.gpu_layers == 0 or not gpus or (spec.server == "python" and not offloads()):
             return [cpu_device()]
         return list(gpus)
@@ -166,7 +174,7 @@ class LeaseManager:
         self._held: dict[str, _Held] = {}
         self._failed: dict[str, str] = {}
         self._lock = threading.RLock()
-        _MANAGERS.add(self)
+        _HOOKS.managers.add(self)
 
     @property
     def lease_dir(self) -> LeaseDir:
@@ -211,7 +219,7 @@ class LeaseManager:
                     self._release(name, fast=fast)
                 except Exception as exc:  # keep stopping the others
                     self.log(f"stopping the server of {name} failed: {exc}")
-        _remove_hooks()
+        _HOOKS.remove()
 
     def held(self) -> dict[str, LocalServer]:
         return {name: h.local for name, h in self._held.items()}
@@ -234,7 +242,7 @@ class LeaseManager:
                         on_stale=self._restore_stale, on_wait=self.log)
         if lease.role == "guest":
             return self._join(model, spec, lease, gguf)
-        _install_hooks()
+        _HOOKS.install()
         held = _Held(lease=lease, local=LocalServer(model=model.name, model_id=spec.model_id, base_url="",
                                                     devices=device_ids, role="owner", gguf=str(gguf)))
         self._held[model.name] = held
@@ -274,7 +282,7 @@ class LeaseManager:
             raise LocalServerError(f"model {model.name}: the server shared by this run at {base_url} does not "
                                    f"answer: {exc}") from None
         server = lease.record.get("server") or {}
-        local = LocalServer(model=model.name, model_id=spec.model_id, base_url=base_url,
+        local = LocalServer(model=model.name, model_id=spec.model_id, base_url=base_url or "",
                             devices=list(lease.devices), role="guest", gguf=str(gguf),
                             pid=(server.get("process") or {}).get("pid"), startup_s=server.get("startup_s"))
         self._held[model.name] = _Held(lease=lease, local=local)

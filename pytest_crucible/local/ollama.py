@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pytest_crucible.local.adapter import Adapter, DisplaceError, LoadedModel, parse_time, wait_until
 from pytest_crucible.local.http import get_json, post_json
@@ -28,9 +28,9 @@ class OllamaAdapter(Adapter):
 
     def loaded(self) -> list[LoadedModel]:
         out = []
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         for entry in self._ps():
-            name = entry.get("name") or entry.get("model")
+            name = str(entry.get("name") or entry.get("model") or "")
             expires = parse_time(entry.get("expires_at"))
             if expires is None:
                 keep_alive = 300

@@ -44,7 +44,7 @@ class ProcessId:
         return {"pid": self.pid, "starttime": self.starttime, "cmdline": list(self.cmdline), "host": self.host}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ProcessId":
+    def from_dict(cls, data: dict) -> ProcessId:
         return cls(pid=int(data["pid"]), starttime=data.get("starttime"),
                    cmdline=tuple(data.get("cmdline") or ()), host=data.get("host") or "")
 
@@ -118,13 +118,12 @@ def spawn_guarded(cmd: list[str], *, env: dict | None = None, log_path: Path | N
                   cwd: str | None = None) -> subprocess.Popen:
     """Start `cmd` in its own session/process group, killed by the kernel if this process dies."""
     argv = [sys.executable, "-c", LAUNCHER, str(os.getpid()), *cmd]
-    log = open(log_path, "ab") if log_path else subprocess.DEVNULL
-    try:
+    if log_path is None:
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                                env=env, cwd=cwd, start_new_session=True, close_fds=True)
+    with open(log_path, "ab") as log:  # the child keeps its own copy of the file
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                 env=env, cwd=cwd, start_new_session=True, close_fds=True)
-    finally:
-        if log_path:
-            log.close()
 
 
 def wait_exec(proc: subprocess.Popen, timeout: float = 10.0) -> bool:

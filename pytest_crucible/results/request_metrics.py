@@ -21,30 +21,37 @@ limit) and the prompt as characters / 4, and `estimated` is True.
 from __future__ import annotations
 
 import statistics
-from typing import Iterable
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any, TypedDict
 
 from pytest_crucible.client.response import Response
 
 # Below this many completion tokens a decode rate says more about jitter than about the model.
 MIN_DECODE_TOKENS = 4
 CHARS_PER_TOKEN = 4  # the rough rule used only when the server reports no prompt tokens
+QUANTILE_DENOMINATOR = 10_000
 
 METRIC_KEYS = ("ttft_s", "ttft_answer_s", "e2e_s", "decode_tps", "prefill_tps",
                "itl_p50_s", "itl_p95_s", "itl_p99_s")
 
 
 def quantile(values: Iterable[float], q: float) -> float | None:
-    """Linear-interpolated quantile (numpy's default method); None for no values."""
-    ordered = sorted(values)
-    if not ordered:
+    """The q-quantile, interpolated linearly between the closest ranks (numpy's default method, the
+    standard library's "inclusive" one); None for no values. `q` is taken as the nearest fraction with a
+    denominator up to QUANTILE_DENOMINATOR: exact for percentiles and bootstrap tails."""
+    data = list(values)
+    if not data:
         return None
-    pos = (len(ordered) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+    step = Fraction(q).limit_denominator(QUANTILE_DENOMINATOR)
+    if step <= 0 or len(data) == 1:
+        return min(data)
+    if step >= 1:
+        return max(data)
+    return statistics.quantiles(data, n=step.denominator, method="inclusive")[step.numerator - 1]
 
 
-def token_counts(response: Response, prompt_chars: int | None = None) -> dict:
+def token_counts(response: Response, prompt_chars: int | None = None) -> dict[str, Any]:
     """Prompt / completion / reasoning / cached tokens, from usage or counted (flagged estimated)."""
     usage, times = response.usage, response.timings.chunk_times
     estimated = bool(usage.estimated)
@@ -63,7 +70,7 @@ def token_counts(response: Response, prompt_chars: int | None = None) -> dict:
             "cached": usage.cached_tokens, "estimated": estimated}
 
 
-def request_metrics(response: Response, prompt_chars: int | None = None) -> dict:
+def request_metrics(response: Response, prompt_chars: int | None = None) -> dict[str, Any]:
     """Timing metrics of one request (see the module docstring). Missing measurements are None."""
     t = response.timings
     times = list(t.chunk_times)
@@ -98,19 +105,27 @@ def request_metrics(response: Response, prompt_chars: int | None = None) -> dict
     }
 
 
-def spread(values: Iterable[float | None], digits: int = 5) -> dict | None:
+class Spread(TypedDict):
+    """Several measurements of one metric, as report.json and the speed rows give them."""
+    median: float
+    min: float
+    max: float
+    n: int
+
+
+def spread(values: Iterable[float | None], digits: int = 5) -> Spread | None:
     """{median, min, max, n} of the values that are not None; None when there are none."""
     vals = [v for v in values if v is not None]
     if not vals:
         return None
-    return {"median": _r(statistics.median(vals), digits), "min": _r(min(vals), digits),
-            "max": _r(max(vals), digits), "n": len(vals)}
+    return {"median": round(statistics.median(vals), digits), "min": round(min(vals), digits),
+            "max": round(max(vals), digits), "n": len(vals)}
 
 
 def median(values: Iterable[float | None], digits: int = 5) -> float | None:
     vals = [v for v in values if v is not None]
-    return _r(statistics.median(vals), digits) if vals else None
+    return round(statistics.median(vals), digits) if vals else None
 
 
-def _r(value, digits: int = 6):
+def _r(value: float | None, digits: int = 6) -> float | None:
     return round(value, digits) if value is not None else None

@@ -9,11 +9,15 @@ finished row stands for: a resumed run never asks it again.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from pytest_crucible.client.response import Response, Usage
+    from pytest_crucible.suite.case import Case
 
 from pytest_crucible.results.request_metrics import request_metrics
 
@@ -22,28 +26,52 @@ BUG_PREFIX = "crucible bug: "
 COST_CAP_PREFIX = "cost cap $"  # the reason of an item skipped because the run's money ran out
 
 
-def max_tokens_for(case, model) -> int:
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class AskedModel(Protocol):
+    """What a row needs of the model asked (engine.config.ModelSpec, which lives above this layer)."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def model_id(self) -> str: ...
+    @property
+    def provider(self) -> _Named | None: ...
+    @property
+    def max_tokens(self) -> int | None: ...
+    @property
+    def reasoning_budget(self) -> int | None: ...
+    @property
+    def params(self) -> Mapping[str, Any]: ...
+    @property
+    def thinking(self) -> bool | str: ...
+    def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float: ...
+
+
+def max_tokens_for(case: Case, model: AskedModel) -> int:
     return min(case.max_tokens, model.max_tokens) if model.max_tokens else case.max_tokens
 
 
-def reasoning_budget_for(case, model) -> int | None:
+def reasoning_budget_for(case: Case, model: AskedModel) -> int | None:
     """Reasoning tokens on top of the answer budget: the case's and the model's, the smaller when both
     are set (the model's caps the case's, as for max_tokens)."""
     budgets = [b for b in (case.reasoning_budget, model.reasoning_budget) if b]
     return min(budgets) if budgets else None
 
 
-def request_params(case, model) -> dict:
+def request_params(case: Case, model: AskedModel) -> dict[str, Any]:
     """Sampling parameters of the request: the model's defaults, the case's on top."""
     params = dict(model.params)
     params.update(case.params)
     return params
 
 
-def asked_params(case, model) -> dict:
+def asked_params(case: Case, model: AskedModel) -> dict[str, Any]:
     """What a row says was asked: the answer budget, the reasoning budget and thinking setting of a thinking
     model (only when set, so rows of other models keep their resume keys), and sampling parameters."""
-    params: dict = {"max_tokens": max_tokens_for(case, model)}
+    params: dict[str, Any] = {"max_tokens": max_tokens_for(case, model)}
     budget = reasoning_budget_for(case, model)
     if budget and model.thinking is not False:
         params["reasoning_budget"] = budget
@@ -53,7 +81,7 @@ def asked_params(case, model) -> dict:
     return params
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, slots=True)  # slots: no per-row __dict__ (compare holds tens of thousands)
 class Row:
     # what was asked: set by begin()
     run_id: str | None
@@ -71,38 +99,40 @@ class Row:
     kind: str = ""                    # the item kind that ran it (accuracy, multi_turn, speed, ...; "check":
                                       # a user's own test)
     started_at: str = ""              # when asking began (set again once the endpoint's lock is held)
-    params: dict = field(default_factory=dict)   # max_tokens and sampling parameters sent
+    params: dict[str, Any] = field(default_factory=dict)   # max_tokens and sampling parameters sent
     # the outcome
     outcome: str | None = None        # passed / failed / error / skipped
     reason: str = ""
     answer: Any = None                # what the grader read as the answer
-    grade_details: dict | None = None
+    grade_details: dict[str, Any] | None = None
     # what came back
     answer_text: str = ""
     reasoning: str = ""
-    tool_calls: list[dict] = field(default_factory=list)
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
     finish_reason: str | None = None
     truncated: str | None = None      # None, "reasoning" or "answer": where a reply cut off by the limit stopped
     served_model: str | None = None
-    backend: dict = field(default_factory=dict)  # {model, system_fingerprint, server} as the endpoint reported them
+    # {model, system_fingerprint, server} as the endpoint reported them
+    backend: dict[str, Any] = field(default_factory=dict)
     attempts: int = 0                 # requests made for this row, retries included
     retries: int = 0
     waits_s: float = 0.0              # seconds waited on rate limits and before retries
-    timings: dict = field(default_factory=dict)
-    tokens: dict = field(default_factory=dict)
+    timings: dict[str, Any] = field(default_factory=dict)
+    tokens: dict[str, Any] = field(default_factory=dict)
     cost_usd: float = 0.0
-    turns: list[dict] = field(default_factory=list)  # per-request {timings, tokens} of an item that asked
+    turns: list[dict[str, Any]] = field(default_factory=list)  # per-request {timings, tokens} of an item that asked
                                                      # several times (a multi-turn loop, a user's check)
-    trace: dict | None = None         # multi-turn items: every turn's text and tool results, the final state
-    speed: dict | None = None         # speed items: plan, samples, summary, plausibility
+    trace: dict[str, Any] | None = None         # multi-turn items: every turn's text and tool results, the final state
+    speed: dict[str, Any] | None = None         # speed items: plan, samples, summary, plausibility
     wall_s: float | None = None
     # judged cases: the judge's verdict {model, verdict, reasons, points, tokens, cost_usd, cached}
-    judge: dict | None = None
+    judge: dict[str, Any] | None = None
     # `crucible recover`: how this row re-asked an item cut off in its reasoning {how, max_tokens, replaces}
-    recovered: dict | None = None
+    recovered: dict[str, Any] | None = None
 
     @classmethod
-    def begin(cls, case, model, repeat: int = 1, *, run_id: str | None = None, seed: int | None = None) -> "Row":
+    def begin(cls, case: Case, model: AskedModel, repeat: int = 1, *, run_id: str | None = None,
+              seed: int | None = None) -> Row:
         """The row of one item before anything is asked: what is asked, of whom, with which parameters."""
         return cls(
             run_id=run_id, model=model.name, model_id=model.model_id,
@@ -113,7 +143,7 @@ class Row:
             params=asked_params(case, model))
 
     # -- filling in -------------------------------------------------------------------------------
-    def record_response(self, response, model) -> None:
+    def record_response(self, response: Response, model: AskedModel) -> None:
         """What one reply carried: text, reasoning, tool calls, tokens, timings, cost, backend."""
         usage = response.usage
         self.answer_text = response.content
@@ -131,7 +161,7 @@ class Row:
         self.tokens = token_counts(usage)
         self.cost_usd = round(model.cost(usage.prompt_tokens, usage.completion_tokens), 8)
 
-    def record_responses(self, responses, model) -> None:
+    def record_responses(self, responses: Sequence[Response], model: AskedModel) -> None:
         """What several requests of one item carried (a multi-turn loop's turns, a user's check's asks):
         the last reply as `record_response` records it (its text and timings), each request's timings and
         tokens in `turns`, and tokens, cost, attempts and waits added up over all of them."""
@@ -141,7 +171,7 @@ class Row:
         self.turns = [{"timings": request_metrics(r), "tokens": token_counts(r.usage)} for r in responses]
         counts = [turn["tokens"] for turn in self.turns]
 
-        def total(key: str):
+        def total(key: str) -> int | None:
             values = [c[key] for c in counts]
             return None if all(v is None for v in values) else sum(v or 0 for v in values)
 
@@ -153,7 +183,7 @@ class Row:
         self.retries = sum(max(0, r.attempts - 1) for r in responses)
         self.waits_s = round(sum(r.waits_s for r in responses), 4)
 
-    def settle(self, outcome: str, reason: str = "") -> "Row":
+    def settle(self, outcome: str, reason: str = "") -> Row:
         if outcome not in OUTCOMES:
             raise ValueError(f"unknown outcome {outcome!r}")
         self.outcome, self.reason = outcome, reason
@@ -174,14 +204,14 @@ class Row:
         return self.outcome in ("passed", "failed")
 
     # -- serialisation ----------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Row":
+    def from_dict(cls, data: Mapping[str, Any]) -> Row:
         """A row read back (rows.jsonl, an xdist report). Fields this version does not know are dropped;
         fields an older row lacks take their defaults."""
-        known = _field_names(cls)
+        known = ROW_FIELDS
         values = {k: v for k, v in data.items() if k in known}
         for name in ("run_id", "model", "model_id", "provider", "case_id", "category", "difficulty", "family",
                      "case_hash", "seed"):
@@ -191,33 +221,30 @@ class Row:
         return cls(**values)
 
 
-@functools.cache
-def _field_names(cls) -> frozenset[str]:
-    """Computed once: `crucible compare` reads tens of thousands of rows."""
-    return frozenset(f.name for f in dataclasses.fields(cls))
+ROW_FIELDS = frozenset(f.name for f in dataclasses.fields(Row))  # once: compare reads tens of thousands of rows
 
 
-def token_counts(usage) -> dict:
+def token_counts(usage: Usage) -> dict[str, Any]:
     return {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
             "reasoning": usage.reasoning_tokens, "cached": usage.cached_tokens, "estimated": usage.estimated}
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def resume_key(model: str, case_hash: str, params: dict, repeat: int) -> str:
+def resume_key(model: str, case_hash: str, params: Mapping[str, Any], repeat: int) -> str:
     return json.dumps([model, case_hash, params, repeat], sort_keys=True, default=str)
 
 
-def as_rows(rows) -> list[Row]:
+def as_rows(rows: Iterable[Row | Mapping[str, Any]]) -> list[Row]:
     return [r if isinstance(r, Row) else Row.from_dict(r) for r in rows]
 
 
-def latest_rows(rows) -> list[Row]:
+def latest_rows(rows: Iterable[Row | Mapping[str, Any]]) -> list[Row]:
     """One row per item (model, case id, repeat), the latest: a resumed run appends new rows for items
     that ended in an error before or whose case changed since, and those replace the old rows."""
-    by_item: dict[tuple, Row] = {}
+    by_item: dict[tuple[str, str, int], Row] = {}
     for row in as_rows(rows):
         item = (row.model, row.case_id, row.repeat)
         by_item.pop(item, None)  # re-inserted: the order is that of the latest rows

@@ -14,8 +14,9 @@ import platform
 import re
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pytest_crucible.results.row import OUTCOMES, latest_rows
 from pytest_crucible.results.store import ROWS_FILE, read_rows, run_meta
@@ -34,7 +35,7 @@ class RunSummary:
     models: list[str]
     profile: str
     state: str
-    counts: dict = field(default_factory=dict)  # passed, failed, error, skipped
+    counts: dict[str, int] = field(default_factory=dict)  # passed, failed, error, skipped
 
     @property
     def rate(self) -> float | None:
@@ -42,7 +43,7 @@ class RunSummary:
         return self.counts.get("passed", 0) / n if n else None
 
 
-def run_state(run_dir: Path, meta: dict) -> str:
+def run_state(run_dir: Path, meta: dict[str, Any]) -> str:
     rows, report = run_dir / ROWS_FILE, run_dir / REPORT_FILE
     rows_mtime = rows.stat().st_mtime
     if report.is_file() and report.stat().st_mtime >= rows_mtime:
@@ -66,25 +67,25 @@ def _alive(pid: int) -> bool:
 def _started(run_dir: Path) -> str:
     match = RUN_ID_TIME.match(run_dir.name)
     if match:
-        stamp = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S").replace(tzinfo=timezone.utc)
+        stamp = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
     else:
-        stamp = datetime.fromtimestamp((run_dir / ROWS_FILE).stat().st_mtime, tz=timezone.utc)
+        stamp = datetime.fromtimestamp((run_dir / ROWS_FILE).stat().st_mtime, tz=UTC)
     return stamp.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _counts(run_dir: Path, state: str) -> tuple[dict, list[str]]:
+def _counts(run_dir: Path, state: str) -> tuple[dict[str, int], list[str]]:
     """Outcome counts and models: from report.json when the run finished, else from the rows so far."""
     if state == "finished":
         try:
-            models = json.loads((run_dir / REPORT_FILE).read_text(encoding="utf-8"))["models"]
+            reported = json.loads((run_dir / REPORT_FILE).read_text(encoding="utf-8"))["models"]
             counts = {o: 0 for o in OUTCOMES}
-            for m in models.values():
+            for m in reported.values():
                 for tally in m["categories"].values():
                     counts["passed"] += tally["passed"]
                     counts["failed"] += tally["failed"]
                     counts["error"] += tally["errors"]
                     counts["skipped"] += tally.get("skipped", 0)
-            return counts, sorted(models)
+            return counts, sorted(reported)
         except (OSError, KeyError, TypeError, json.JSONDecodeError):
             pass  # a report from another version: count the rows
     counts = {o: 0 for o in OUTCOMES}
@@ -124,7 +125,7 @@ def find_run(results_dir: Path, run_id: str) -> Path | None:
     return path if path.is_dir() and not path.is_symlink() and is_run_dir(path) else None
 
 
-def read_new_rows(path: Path, offset: int, max_bytes: int = 1 << 20) -> list[tuple[int, dict]]:
+def read_new_rows(path: Path, offset: int, max_bytes: int = 1 << 20) -> list[tuple[int, dict[str, Any]]]:
     """Rows appended to a rows.jsonl since byte `offset`, each with the offset just past its line (where
     the next read starts). A line still being written is left for the next call; a torn line (a crash)
     is skipped."""

@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from datetime import datetime, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pytest_crucible.common.errors import CrucibleError
+
+if TYPE_CHECKING:
+    from pytest_crucible.results.row import Row
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "meta.json"  # the run's settings and models, written as the run starts
@@ -16,21 +21,21 @@ HTML_FILE = "report.html"
 
 
 def new_run_id() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
 
 
 class RunStore:
     """One run's folder: `<out>/<run-id>/rows.jsonl`, with `<out>/latest` pointing at it."""
 
-    def __init__(self, out_dir: str | os.PathLike, run_id: str | None = None):
+    def __init__(self, out_dir: str | os.PathLike[str], run_id: str | None = None):
         self.run_id = run_id or new_run_id()
         self.out_dir = Path(out_dir)
         self.run_dir = self.out_dir / self.run_id
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.rows_path = self.run_dir / ROWS_FILE
-        self._file = open(self.rows_path, "a+b")
+        self._file = open(self.rows_path, "a+b")  # noqa: SIM115 (open for the run's life; close() closes it)
         self._end_torn_line()
-        self.meta: dict = {"run_id": self.run_id}
+        self.meta: dict[str, Any] = {"run_id": self.run_id}
         self._point_latest()
 
     def _point_latest(self) -> None:
@@ -45,7 +50,7 @@ class RunStore:
             # Filesystems without symlinks get a text file naming the run.
             (self.out_dir / "latest.txt").write_text(self.run_id + "\n", encoding="utf-8")
 
-    def write_meta(self, meta: dict) -> None:
+    def write_meta(self, meta: dict[str, Any]) -> None:
         self.meta = meta
         tmp = self.run_dir / f".{META_FILE}.tmp"
         tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
@@ -60,7 +65,7 @@ class RunStore:
             if self._file.read(1) != b"\n":
                 self._file.write(b"\n")
 
-    def append(self, row) -> None:
+    def append(self, row: Row) -> None:
         """Append one row (a row.Row) and sync it to disk."""
         self._file.write((json.dumps(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
         self._file.flush()
@@ -71,7 +76,7 @@ class RunStore:
             self._file.close()
 
 
-def resolve_run_dir(out_dir: str | os.PathLike, given: str) -> Path:
+def resolve_run_dir(out_dir: str | os.PathLike[str], given: str) -> Path:
     """The run folder to resume: `latest` under `out_dir` (the default), or a run folder given by path."""
     out_dir = Path(out_dir)
     if given == "latest":
@@ -90,31 +95,37 @@ def resolve_run_dir(out_dir: str | os.PathLike, given: str) -> Path:
     return path
 
 
-def read_rows(path: str | os.PathLike) -> list[dict]:
+def read_rows(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Rows of a run; a half-written last line (the run crashed mid-write) is ignored."""
+    return list(iter_rows(path))
+
+
+def iter_rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """The rows of a run one at a time, as `read_rows` reads them: a reader that keeps only what it makes
+    of each row (`crucible compare`: Row objects) never holds every parsed line at once."""
     path = Path(path)
     if path.is_dir():
         path = path / ROWS_FILE
-    rows = []
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             line = line.strip()
             if not line:
                 continue
             try:
-                rows.append(json.loads(line))
+                row: dict[str, Any] = json.loads(line)
+                yield row
             except json.JSONDecodeError:
                 continue
-    return rows
 
 
-def read_meta(run_dir: str | os.PathLike) -> dict | None:
+def read_meta(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The meta a run wrote as it started, or None (a run of an older version)."""
     path = Path(run_dir) / META_FILE
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    meta: dict[str, Any] | None = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return meta
 
 
-def run_meta(run_dir: str | os.PathLike) -> dict:
+def run_meta(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """A run's meta: meta.json (written as it started, so there after a crash), else the meta in its
     report.json (older versions), else just its id."""
     run_dir = Path(run_dir)

@@ -25,6 +25,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from pytest_crucible.engine.item_kinds import ItemKind
 from pytest_crucible.engine.speed_settings import SpeedSettings
@@ -33,6 +34,9 @@ from pytest_crucible.results.request_metrics import METRIC_KEYS, MIN_DECODE_TOKE
 from pytest_crucible.results.row import request_params
 from pytest_crucible.speed import plausibility
 from pytest_crucible.suite.speed_plan import SpeedPlan, plan_for
+
+if TYPE_CHECKING:
+    from pytest_crucible.client.response import Response
 
 
 def new_nonce() -> str:
@@ -49,7 +53,7 @@ def with_nonce(messages, nonce: str) -> list[dict]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)  # process-wide: the machine's GPUs, asked of nvidia-smi once per process
 def _gpu_names_once() -> tuple[str, ...]:
     return tuple(gpu_names())
 
@@ -86,7 +90,7 @@ def concurrency_skip(model, streams: int) -> str | None:
     return None
 
 
-def _one_request(client, case, params: dict, nonce: str) -> tuple[object, float, float]:
+def _one_request(client, case, params: dict, nonce: str) -> tuple[Response, float, float]:
     messages = with_nonce(case.messages, nonce)
     started = time.perf_counter()
     response = client.chat(messages, max_tokens=case.max_tokens, tools=list(case.tools) or None,
@@ -94,7 +98,7 @@ def _one_request(client, case, params: dict, nonce: str) -> tuple[object, float,
     return response, started, time.perf_counter()
 
 
-def _round(client, case, params: dict, streams: int) -> list[tuple[object, float, float, str]]:
+def _round(client, case, params: dict, streams: int) -> list[tuple[Response, float, float, str]]:
     """`streams` requests released together; raises the first InfraError any of them met."""
     nonces = [new_nonce() for _ in range(streams)]
     if streams == 1:
@@ -138,7 +142,7 @@ def measure(client, case, params: dict, plan: SpeedPlan) -> dict:
         if warm:
             continue
         number = index - plan.warmup + 1
-        for stream, ((response, t0, t1, nonce), sample) in enumerate(zip(results, measured)):
+        for stream, ((response, _, _, nonce), sample) in enumerate(zip(results, measured)):
             first_response = first_response or response
             sample.update(round=number, stream=stream, attempts=response.attempts,
                           finish_reason=response.finish_reason, nonce=nonce)

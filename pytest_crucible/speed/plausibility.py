@@ -127,16 +127,18 @@ class Verdict:
 
 
 def decode_ceiling(hardware: Hardware, weights: Weights | None) -> float | None:
-    if not hardware.known or weights is None or weights.bytes_per_token <= 0:
+    bandwidth = hardware.bandwidth_gbps  # None: the hardware is not known
+    if bandwidth is None or weights is None or weights.bytes_per_token <= 0:
         return None
-    return hardware.bandwidth_gbps * 1e9 / weights.bytes_per_token
+    return bandwidth * 1e9 / weights.bytes_per_token
 
 
 def ttft_floor(hardware: Hardware, weights: Weights | None, uncached_prompt_tokens: int | None) -> float | None:
     """The shortest possible time to first token: one pass over the weights, and the prefill compute."""
-    if not hardware.known or weights is None:
+    bandwidth = hardware.bandwidth_gbps
+    if bandwidth is None or weights is None:
         return None
-    floor = weights.bytes_per_token / (hardware.bandwidth_gbps * 1e9)
+    floor = weights.bytes_per_token / (bandwidth * 1e9)
     if hardware.tflops and weights.active_params and uncached_prompt_tokens:
         floor = max(floor, 2.0 * weights.active_params * uncached_prompt_tokens / (hardware.tflops * 1e12))
     return floor

@@ -37,9 +37,10 @@ from __future__ import annotations
 import copy
 import json
 import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from pytest_crucible.client.response import Response
 from pytest_crucible.common.errors import CaseError
@@ -162,7 +163,7 @@ class Simulation:
         self.case = case  # named in the error when a handler breaks
 
     @classmethod
-    def of(cls, case) -> "Simulation":
+    def of(cls, case) -> Simulation:
         names = [t["function"]["name"] for t in case.tools if isinstance(t.get("function"), dict)]
         return cls(case.simulation, names, case)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from typing import Any
 
 from pytest_crucible.suite.families import family_rng
 
@@ -49,7 +50,8 @@ def code_case(*, family: str, number: int = 1, difficulty: str, title: str, prom
     numbers and rewrites, so long tables do not slow the loading of the suite."""
     text = (f"{textwrap.dedent(prompt).strip()}\n\n{STANDARD_LIBRARY_ONLY} Reply with the complete {what} "
             f"in a single ```python code block.")
-    grader = {"type": "code", "language": "python", "entry_point": entry_point, "tests": textwrap.dedent(tests)}
+    grader: dict[str, Any] = {"type": "code", "language": "python", "entry_point": entry_point,
+                              "tests": textwrap.dedent(tests)}
     if data:
         grader["setup"] = "".join(f"{name} = {literal(value)}\n" for name, value in data.items())
     if perf:
@@ -144,8 +146,9 @@ def script_tests(entry: str, scripts: list, *, clock: bool = False,
 
     Each script is `(constructor_args, steps)`; a step is `(method, args, expected)`, or with
     `clock=True` `(time, method, args, expected)`: the clock handed to the constructor as its last
-    argument then reads `time` (and reads the first step's time while the object is built). Tuples compare as lists. An expected value "!KeyError" (any name in
-    `errors`) means the call must raise that exception. The clock is a bound method of a list, so no
+    argument then reads `time` (and reads the first step's time while the object is built). Tuples
+    compare as lists. An expected value "!KeyError" (any name in `errors`) means the call must raise that
+    exception. The clock is a bound method of a list, so no
     function of the tests' namespace reaches the code under test."""
     if clock:
         head = ("import functools\n\nNOW = [0]\n\n"

@@ -24,9 +24,10 @@ import random
 import re
 import string
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pytest_crucible.common.yamlio import LineDict
 
@@ -177,7 +178,7 @@ def _sentence(rng: random.Random, template: str) -> str:
 
 def reserved_tokens(needle_texts: Sequence[str]) -> frozenset[str]:
     """Numbers (two digits or more) and names in the needles, which no filler sentence may contain."""
-    found = set()
+    found: set[str] = set()
     for text in needle_texts:
         found.update(t for t in _TOKEN.findall(text) if (t.isdigit() and len(t) >= 2) or
                      (not t.isdigit() and t not in _STATIC))
@@ -205,7 +206,7 @@ class Needle:
     depth: float | None = None
 
     @classmethod
-    def of(cls, value: Any) -> "Needle":
+    def of(cls, value: Any) -> Needle:
         if isinstance(value, Needle):
             return value
         if isinstance(value, str):

@@ -45,12 +45,11 @@ def check_profile(spec) -> list[tuple[str | None, str]]:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
             problems.append((key, f"{key} is a positive integer, got {value!r}"))
     quotas = spec.get("per_difficulty")
-    if quotas is not None:
-        if not isinstance(quotas, dict) or not all(
-                k in DIFFICULTIES and isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                for k, v in quotas.items()):
-            problems.append(("per_difficulty", "per_difficulty maps easy / medium / hard to a count per "
-                             "category, e.g. {easy: 1, medium: 2, hard: 5}"))
+    if quotas is not None and (not isinstance(quotas, dict) or not all(
+            k in DIFFICULTIES and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            for k, v in quotas.items())):
+        problems.append(("per_difficulty", "per_difficulty maps easy / medium / hard to a count per "
+                         "category, e.g. {easy: 1, medium: 2, hard: 5}"))
     return problems
 
 

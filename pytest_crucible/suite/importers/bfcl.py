@@ -33,8 +33,9 @@ import copy
 import importlib.util
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pytest_crucible.common.errors import CaseError
 from pytest_crucible.suite.case import Case, build_case
@@ -203,9 +204,9 @@ def _concrete(option: Any) -> list:
                 out.append(variant if alt is _OMIT else {**variant, k: alt})
         return out
     if isinstance(option, list):
-        parts = [_concrete(v) for v in option]
-        base = [c[0] for c in parts]
-        return [base] + [[*base[:i], alt, *base[i + 1:]] for i, c in enumerate(parts) for alt in c[1:]]
+        items = [_concrete(v) for v in option]
+        first = [c[0] for c in items]
+        return [first] + [[*first[:i], alt, *first[i + 1:]] for i, c in enumerate(items) for alt in c[1:]]
     return [option]
 
 
@@ -217,7 +218,7 @@ def possible_replies(truth: list[dict]) -> list[dict]:
         calls.append((tool_name(name), {arg: _choices(options) for arg, options in arguments.items()}))
     base = [(name, {a: c[0] for a, c in args.items() if c[0] is not _OMIT}) for name, args in calls]
     replies = [base]
-    for i, (name, args) in enumerate(calls):
+    for i, (_, args) in enumerate(calls):
         for arg, choices in args.items():
             for alt in choices[1:]:
                 changed = copy.deepcopy(base)
@@ -232,6 +233,7 @@ def possible_replies(truth: list[dict]) -> list[dict]:
 
 def _changed(value: Any, avoid: Iterable) -> Any:
     """A value of the same kind as `value` that is none of `avoid`."""
+    out: Any
     if isinstance(value, bool):
         out = not value
     elif isinstance(value, (int, float)):
@@ -263,7 +265,7 @@ def _wrong_value(truth: list[dict], base: dict) -> dict:
 
 def _placeholder(schema: dict) -> Any:
     return {"string": "example", "integer": 1, "number": 1.5, "boolean": True, "array": [],
-            "object": {}}.get(schema.get("type"), "example")
+            "object": {}}.get(str(schema.get("type")), "example")
 
 
 def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, line: int) -> Case:
