@@ -7,7 +7,7 @@ streamed reply, ``Answer: 42``. Bodies are sent without a length and end when th
     keepalive     an SSE comment (``: keepalive``) every `interval` seconds, forever
     empty_delta   a chunk with an empty delta every `interval` seconds, forever
     trickle       one content character every `interval` seconds, forever
-    endless_line  one ``data:`` line that never ends
+    endless_line  one ``data:`` line that never ends (the connection closes after `size` bytes of it)
     huge_chunk    one chunk whose content is `size` bytes, then the end of the reply
     huge_tool     tool-call arguments of `size` bytes in 4 KiB pieces, then the end of the reply
     echo_key      a normal reply that quotes the request's API key in its text and tool call
@@ -26,7 +26,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["HostileServer", "MODES", "NORMAL_REPLY"]
+__all__ = ["MODES", "NORMAL_REPLY", "HostileServer"]
 
 MODES = ("keepalive", "empty_delta", "trickle", "endless_line", "huge_chunk", "huge_tool", "echo_key", "gzip")
 NORMAL_REPLY = "Answer: 42"
@@ -55,7 +55,7 @@ class _Gone(Exception):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server: "_Server"
+    server: _Server
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -115,9 +115,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _endless_line(self) -> None:
         self._send(b'data: {"choices": [{"index": 0, "delta": {"content": "')
-        piece = b"a" * (64 << 10)
-        while True:
-            self._send(piece)
+        self._repeat(b"a", self.server.owner.size)
 
     def _huge_chunk(self) -> None:
         self._send(b'data: {"choices": [{"index": 0, "delta": {"content": "')
@@ -151,7 +149,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
-    owner: "HostileServer"
+    owner: HostileServer
 
 
 class HostileServer:
@@ -174,7 +172,7 @@ class HostileServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-    def __enter__(self) -> "HostileServer":
+    def __enter__(self) -> HostileServer:
         self._thread.start()
         return self
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 from hostile_server import NORMAL_REPLY, HostileServer
-from loopback import LoopbackServer, Reply
+from loopback import LoopbackServer
 
 from pytest_crucible.client.chat import ChatClient
 from pytest_crucible.client.limits import deadline_s, text_cap
@@ -18,7 +18,7 @@ from pytest_crucible.client.retry import Failure
 from pytest_crucible.client.stream import StreamAssembler
 from pytest_crucible.common.errors import ConfigError, EndpointError
 from pytest_crucible.common.filelocks import SlotPool
-from pytest_crucible.engine.config import MAX_CONCURRENCY, load_config
+from pytest_crucible.engine.config import INIT_TEMPLATE, MAX_CONCURRENCY, load_config
 
 HI = [{"role": "user", "content": "hi"}]
 KEY = "sk-hostile-7f3a9c1e"
@@ -151,6 +151,14 @@ def test_concurrency_is_bounded_where_it_is_read(tmp_path, value):
         load_config(path)
     message = str(error.value)
     assert f"from 1 to {MAX_CONCURRENCY}" in message and ":4" in message and "providers.p.concurrency" in message
+
+
+def test_the_init_template_says_what_each_number_bounds(tmp_path):
+    assert "seconds per request" not in INIT_TEMPLATE
+    assert "seconds without a token" in INIT_TEMPLATE and "timeout + 1 s per token" in INIT_TEMPLATE
+    assert "1 to 1024" in INIT_TEMPLATE
+    (tmp_path / "models.yaml").write_text(INIT_TEMPLATE)
+    assert load_config(tmp_path / "models.yaml").providers["local"].timeout == 600
 
 
 def test_a_slot_pool_costs_what_it_uses_not_its_size(tmp_path, monkeypatch):

@@ -14,6 +14,11 @@ The client is three parts, each testable on its own:
   on the wire by the kernel's receive stamps; swappable (``transport=``, anything that fits the
   ``Transport`` protocol).
 
+Every request is bounded (:mod:`pytest_crucible.client.limits`): an idle gap between tokens, a deadline
+for the whole call (retries included), and the size of the reply; past the deadline or a size bound the
+call raises :class:`EndpointError` at once (the endpoint's fault). A key the endpoint echoes into its
+reply is replaced by ``***`` before the reply is returned.
+
 Around them the client shapes each request: the model's thinking setting (:mod:`pytest_crucible.client.thinking_control`:
 fields that ask for thinking or none, the reasoning budget on top of ``max_tokens``, what the first reply
 showed), ``stream_options.include_usage`` (dropped for good by a server that refuses it), ``max_tokens``
@@ -86,9 +91,10 @@ class ChatClient:
     keep-alives and empty chunks) is cut and retried; ``connect_timeout`` caps the connect phase
     separately. Each ``chat`` call also has a deadline, ``timeout + max_tokens x 1 s``, retries included,
     and bounds on the reply's size (see :mod:`pytest_crucible.client.limits`): past one the request ends
-    with :class:`EndpointError`, not retried. Retries (see :class:`~pytest_crucible.client.retry.RetryPolicy`): ``max_retries``
-    after the first attempt, on 408/409/425/429, 5xx, connection failures and streams that break, stall or
-    end without a finish reason; other 4xx answers raise at once. ``on_retry(status, retry_after)`` hears
+    with :class:`EndpointError`, not retried. Retries (see :class:`~pytest_crucible.client.retry.RetryPolicy`):
+    ``max_retries`` after the first attempt, on 408/409/425/429, 5xx, connection failures and streams that
+    break, stall or end without a finish reason, while the deadline leaves time; other 4xx answers raise at
+    once. ``on_retry(status, retry_after)`` hears
     of every failed attempt that will be retried (the run's scheduler lowers the provider's concurrency on
     429 / 503).
 
@@ -197,7 +203,7 @@ class ChatClient:
 
     # -- one attempt --------------------------------------------------------------------------------
     def _stream_once(self, messages: list[dict], max_tokens: int, tools: Sequence[Mapping[str, Any]] | None,
-                     tool_choice: Any, body: dict, timeout: float | None, deadline: "Deadline") -> Response:
+                     tool_choice: Any, body: dict, timeout: float | None, deadline: Deadline) -> Response:
         request: dict[str, Any] = {"model": self.model_id, "messages": messages, self._max_tokens_field: max_tokens}
         use_stream_options = self._use_stream_options
         if use_stream_options:

@@ -24,7 +24,7 @@ from typing import Callable, Iterator
 
 import httpx2
 
-__all__ = ["ReplyCut", "RequestGuard", "SSEBudget", "GuardedTransport"]
+__all__ = ["GuardedTransport", "ReplyCut", "RequestGuard", "SSEBudget"]
 
 _LINE_END = re.compile(rb"[\r\n]")
 _CR, _LF, _COLON = 0x0D, 0x0A, 0x3A
@@ -87,8 +87,8 @@ class SSEBudget:
 
 class RequestGuard:
     """One streamed request's bounds: its `deadline` (seconds from now; passed, it fails with
-    `deadline_reason`), the `idle` gap between tokens, and `line_bytes` per SSE line and event. Every cut is remembered in
-    `cut`, so the transport names the bound whatever exception the HTTP stack made of it."""
+    `deadline_reason`), the `idle` gap between tokens, and `line_bytes` per SSE line and event. Every cut
+    is remembered in `cut`, so the transport names the bound whatever exception the HTTP stack made of it."""
 
     def __init__(self, *, idle: float, deadline: float, deadline_reason: str, line_bytes: int,
                  clock: Callable[[], float] = time.perf_counter) -> None:
@@ -100,6 +100,7 @@ class RequestGuard:
         self.progress_at = now
         self.bytes_since_progress = 0
         self.cut: ReplyCut | None = None
+        self.released = False
         self._sse = SSEBudget(line_bytes)
 
     def progressed(self) -> None:
@@ -107,12 +108,18 @@ class RequestGuard:
         self.progress_at = self._clock()
         self.bytes_since_progress = 0
 
-    def read_until(self) -> float:
-        """The moment the next socket read must give up."""
-        return min(self.deadline_at, self.progress_at + self.idle)
+    def release(self) -> None:
+        """The reply is complete: what is read after it (the body's closing bytes) is not held to its bounds."""
+        self.released = True
+
+    def read_until(self) -> float | None:
+        """The moment the next socket read must give up (None: released)."""
+        return None if self.released else min(self.deadline_at, self.progress_at + self.idle)
 
     def feed(self, data: bytes) -> None:
         """Bytes of the body arrived: count them (raises ReplyCut past a bound)."""
+        if self.released:
+            return
         self.bytes_since_progress += len(data)
         self._cut_if(self._deadline_passed())
         try:
@@ -129,6 +136,8 @@ class RequestGuard:
         no byte since the last token is left to the transport's own words (a stall)."""
         if self.cut is not None:
             return self.cut
+        if self.released:
+            return None
         passed = self._deadline_passed()
         if passed is not None:
             return passed

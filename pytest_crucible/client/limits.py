@@ -25,7 +25,7 @@ known server habit, not an abuse. Peak memory per request in flight is a few tim
 
 from __future__ import annotations
 
-__all__ = ["SECONDS_PER_TOKEN", "deadline_s", "deadline_passed", "text_cap", "line_cap", "max_tokens_of"]
+__all__ = ["SECONDS_PER_TOKEN", "deadline_passed", "deadline_s", "line_cap", "max_tokens_of", "text_cap"]
 
 SECONDS_PER_TOKEN = 1.0
 TEXT_CHARS_PER_TOKEN = 64

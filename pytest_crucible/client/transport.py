@@ -116,7 +116,7 @@ class OpenAIChunkStream:
         self.ended: Callable[[], bool] = lambda: False
         raw = getattr(stream, "response", None)
         self.server: str | None = raw.headers.get("server") if raw is not None else None
-        transport._keep_connection(stream, ended=lambda: self.ended())
+        transport._keep_connection(stream, ended=lambda: self.ended(), guard=guard)
 
     def __iter__(self) -> Iterator[tuple[Any, float, bool]]:
         try:
@@ -143,8 +143,9 @@ class OpenAIChunkStream:
 
 
 class OpenAITransport:
-    """Chat completions through the ``openai`` package; `timeout` bounds every wait for data (connect,
-    upload, each gap between bytes of the stream), `connect_timeout` the connect phase. With `wire_clock`
+    """Chat completions through the ``openai`` package; `timeout` bounds every wait for data (upload, each
+    gap between bytes) and, in a stream, the gap between tokens; a stream also ends at its deadline and
+    its size bounds (limits.py); `connect_timeout` bounds the connect phase. With `wire_clock`
     (and the default clock) requests are timed on the wire and streamed connections are kept open
     between requests; without, times are the clock's readings around the openai package's calls and every
     streamed request opens a new connection (the openai package's own behaviour)."""
@@ -228,7 +229,7 @@ class OpenAITransport:
         use_network_backend(transport, StampedBackend(self._wire, stamp=self._use_wire))
         return transport
 
-    def _keep_connection(self, stream: Any, ended: Callable[[], bool]) -> None:
+    def _keep_connection(self, stream: Any, ended: Callable[[], bool], guard: RequestGuard) -> None:
         """Let a stream that ``ended()`` leave its connection open for the next request. The openai package
         closes the response at ``[DONE]`` before the body's last bytes are read, which drops the connection
         (its async client drains them, the sync one does not): every request would pay a new TCP and TLS
@@ -239,6 +240,7 @@ class OpenAITransport:
 
         def drain_if_ended() -> None:
             if ended():
+                guard.release()  # the closing bytes are read within the drain's own bounds
                 drain(response, self._wire)
 
         call_before_close(response, drain_if_ended)
