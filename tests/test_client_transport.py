@@ -60,7 +60,7 @@ class ReplayTransport:
         self.secret = secret
         self.closed = False
 
-    def stream(self, request: dict, *, timeout: float | None = None) -> ChunkStream:
+    def stream(self, request: dict, *, timeout: float | None = None, deadline: float | None = None) -> ChunkStream:
         self.requests.append(request)
         outcome = self.outcomes.pop(0)
         if isinstance(outcome, Failure):

@@ -3,6 +3,8 @@
     chat.py             ChatClient: builds requests, retries, assembles the stream into a Response
     transport.py        the wire (the openai package over httpx2), swappable through the Transport protocol
     wire.py             kernel receive stamps for every chunk
+    limits.py           how long a request may take and how much of a reply is kept (from timeout, max_tokens)
+    guard.py            those bounds kept on the bytes as they arrive, below the openai package's SSE decoder
     compat.py           every use of private parts of openai and httpx2, each behind one function
     stream.py           the pure stream assembler (chunks -> Response)
     retry.py            which failures are retried, and how long to wait

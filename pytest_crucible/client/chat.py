@@ -14,6 +14,11 @@ The client is three parts, each testable on its own:
   on the wire by the kernel's receive stamps; swappable (``transport=``, anything that fits the
   ``Transport`` protocol).
 
+Every request is bounded (:mod:`pytest_crucible.client.limits`): an idle gap between tokens, a deadline
+for the whole call (retries included), and the size of the reply; past the deadline or a size bound the
+call raises :class:`EndpointError` at once (the endpoint's fault). A key the endpoint echoes into its
+reply is replaced by ``***`` before the reply is returned.
+
 Around them the client shapes each request: the model's thinking setting (:mod:`pytest_crucible.client.thinking_control`:
 fields that ask for thinking or none, the reasoning budget on top of ``max_tokens``, what the first reply
 showed), ``stream_options.include_usage`` (dropped for good by a server that refuses it), ``max_tokens``
@@ -27,6 +32,7 @@ import re
 import time
 from typing import Any, Callable, Mapping, Sequence
 
+from pytest_crucible.client.limits import deadline_passed, deadline_s
 from pytest_crucible.client.response import Response
 from pytest_crucible.client.retry import Adjusted, Failure, RetryPolicy
 from pytest_crucible.client.stream import StreamAssembler
@@ -81,11 +87,14 @@ def _basename(name: str) -> str:
 class ChatClient:
     """Streams chat completions from one model on one OpenAI-compatible endpoint.
 
-    ``timeout`` bounds every wait for data (connect, upload, and each gap between bytes of the stream),
-    so a stream that stalls ends after ``timeout`` seconds and is retried; ``connect_timeout`` caps the
-    connect phase separately. Retries (see :class:`~pytest_crucible.client.retry.RetryPolicy`): ``max_retries``
-    after the first attempt, on 408/409/425/429, 5xx, connection failures and streams that break, stall or
-    end without a finish reason; other 4xx answers raise at once. ``on_retry(status, retry_after)`` hears
+    ``timeout`` is the idle gap: a request with no token for ``timeout`` seconds (silent, or sending only
+    keep-alives and empty chunks) is cut and retried; ``connect_timeout`` caps the connect phase
+    separately. Each ``chat`` call also has a deadline, ``timeout + max_tokens x 1 s``, retries included,
+    and bounds on the reply's size (see :mod:`pytest_crucible.client.limits`): past one the request ends
+    with :class:`EndpointError`, not retried. Retries (see :class:`~pytest_crucible.client.retry.RetryPolicy`):
+    ``max_retries`` after the first attempt, on 408/409/425/429, 5xx, connection failures and streams that
+    break, stall or end without a finish reason, while the deadline leaves time; other 4xx answers raise at
+    once. ``on_retry(status, retry_after)`` hears
     of every failed attempt that will be retried (the run's scheduler lowers the provider's concurrency on
     429 / 503).
 
@@ -107,6 +116,7 @@ class ChatClient:
         self.retry = RetryPolicy(max_retries, backoff_base=backoff_base, backoff_max=backoff_max, sleep=sleep,
                                  rng=rng, on_retry=on_retry)
         self.base_url = str(base_url).rstrip("/")
+        self.timeout = float(timeout)
         self.model_id = model_id
         self.model_guard = model_guard
         self.extra_body = dict(extra_body or {})
@@ -133,22 +143,27 @@ class ChatClient:
         (temperature, seed, top_k, ...), merged over the client's ``extra_body`` into the request body.
         ``force_answer`` asks the server not to think, whatever the model's setting. Raises
         :class:`EndpointError` when the endpoint fails (after retries where that makes sense) and
-        :class:`ModelMismatchError` when the server answers as another model.
+        :class:`ModelMismatchError` when the server answers as another model. The reply's text is returned
+        with the API key replaced by ``***`` wherever the endpoint echoed it.
         """
         given = {**self.extra_body, **dict(params or {})}
         clash = _RESERVED.intersection(given)
         if clash:
             raise ValueError(f"params may not set {sorted(clash)}: pass them as arguments")
         plans = []
+        idle = self.timeout if timeout is None else float(timeout)
+        most = self.budget(max_tokens, reasoning_budget)
+        deadline = Deadline(time.perf_counter() + deadline_s(idle, most), deadline_passed(idle, most))
 
         def attempt() -> Response:
             plan = self.thinking.plan(messages, max_tokens, reasoning_budget, force_off=force_answer)
             plans.append(plan)
             return self._stream_once(plan.messages, plan.max_tokens, tools, tool_choice,
-                                     _merged(plan.fields, given), timeout)
+                                     _merged(plan.fields, given), timeout, deadline)
 
         response, requests, waited = self.retry.run(attempt, endpoint=self._public_url(), model_id=self.model_id,
-                                                    redact=self.transport.redact)
+                                                    redact=self.transport.redact, deadline=deadline.at)
+        _redact_reply(response, self.transport.redact)
         plan = plans[-1]
         response.attempts = requests
         response.waits_s = round(waited, 4)
@@ -188,7 +203,7 @@ class ChatClient:
 
     # -- one attempt --------------------------------------------------------------------------------
     def _stream_once(self, messages: list[dict], max_tokens: int, tools: Sequence[Mapping[str, Any]] | None,
-                     tool_choice: Any, body: dict, timeout: float | None) -> Response:
+                     tool_choice: Any, body: dict, timeout: float | None, deadline: Deadline) -> Response:
         request: dict[str, Any] = {"model": self.model_id, "messages": messages, self._max_tokens_field: max_tokens}
         use_stream_options = self._use_stream_options
         if use_stream_options:
@@ -200,7 +215,7 @@ class ChatClient:
         if body:
             request["extra_body"] = body
         try:
-            stream = self.transport.stream(request, timeout=timeout)
+            stream = self.transport.stream(request, timeout=timeout, deadline=deadline.left())
         except Failure as failure:
             if failure.status == 400:
                 self._adjust(failure.reason.lower(), use_stream_options)
@@ -214,11 +229,15 @@ class ChatClient:
                 if guard and assembler.model:  # checked once, on the first chunk that names a model
                     guard = False
                     if not model_matches(self.model_id, assembler.model):
+                        answered = self.transport.redact(assembler.model)
                         raise ModelMismatchError(
-                            f"endpoint {self._public_url()} answered as model {assembler.model!r}, not the "
+                            f"endpoint {self._public_url()} answered as model {answered!r:.200}, not the "
                             f"requested {self.model_id!r} (disable the model guard if this alias is expected)")
-                if not more:  # the server ignores max_tokens: stop reading, never graded as complete
+                if not more:  # past a cap (stream.py): stop reading, never graded as complete
                     break
+                deadline.check()  # any transport: the client's own bound, chunk by chunk
+        if assembler.overflow is not None:
+            raise Failure(assembler.overflow, retryable=False, bound=True)
         e2e = stream.elapsed()
         if assembler.finish is None:
             raise Failure(f"stream ended without a finish_reason after {len(assembler.chunks)} token chunks "
@@ -241,6 +260,38 @@ class ChatClient:
         if self.thinking.refused(message):
             log.info("endpoint %s refuses a thinking field; no longer sent: %s", self._public_url(), message)
             raise Adjusted()
+
+
+class Deadline:
+    """The moment (``time.perf_counter``) a ``chat`` call must be over, retries included, and the reason
+    it fails with once passed (limits.py)."""
+
+    def __init__(self, at: float, reason: str) -> None:
+        self.at = at
+        self.reason = reason
+
+    def left(self) -> float:
+        """Seconds left; raises the deadline's Failure when none are."""
+        left = self.at - time.perf_counter()
+        if left <= 0:
+            raise Failure(self.reason, retryable=False, bound=True)
+        return left
+
+    def check(self) -> None:
+        self.left()
+
+
+def _redact_reply(response: Response, redact: Callable[[str], str]) -> None:
+    """Replace the API key wherever the endpoint echoed it into the reply, before anything stores it."""
+    response.content = redact(response.content)
+    response.reasoning = redact(response.reasoning)
+    for call in response.tool_calls:
+        call.name, call.arguments = redact(call.name), redact(call.arguments)
+        call.id = redact(call.id) if call.id else call.id
+    for name in ("model", "system_fingerprint", "server", "finish_reason"):
+        value = getattr(response, name)
+        if isinstance(value, str):
+            setattr(response, name, redact(value))
 
 
 def _merged(thinking_fields: dict, given: dict) -> dict:

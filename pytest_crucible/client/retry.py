@@ -20,13 +20,16 @@ log = logging.getLogger(__name__)
 
 
 class Failure(Exception):
-    """One failed attempt. `retryable` failures are retried; `connect` ones got no HTTP response."""
+    """One failed attempt. `retryable` failures are retried; `connect` ones got no HTTP response; `bound`
+    ones were cut by one of the request's bounds (limits.py: its deadline, the reply's size), never
+    retried."""
 
     def __init__(self, reason: str, *, retryable: bool, connect: bool = False,
-                 retry_after: float | None = None, status: int | None = None) -> None:
+                 retry_after: float | None = None, status: int | None = None, bound: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
-        self.retryable = retryable
+        self.retryable = retryable and not bound
+        self.bound = bound
         self.connect = connect
         self.retry_after = retry_after
         self.status = status
@@ -41,12 +44,14 @@ class RetryPolicy:
     `backoff_base * 2**n` seconds (capped at `backoff_max`, with jitter between half and all of it), or
     the server's Retry-After (capped at `backoff_max`). A failure that is not retryable raises at once.
     Once an endpoint was unreachable on every attempt, later runs try it only once (no backoff) until it
-    answers again, so a down endpoint costs one full retry cycle per client, not per call.
+    answers again, so a down endpoint costs one full retry cycle per client, not per call. With a
+    `deadline` (on `clock`), no wait runs past it: the last failure is then final.
     `on_retry(status, retry_after)` hears of every failed attempt that will be retried."""
 
     def __init__(self, max_retries: int = 4, *, backoff_base: float = 1.0, backoff_max: float = 60.0,
                  sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None,
-                 on_retry: Callable[[int | None, float | None], None] | None = None) -> None:
+                 on_retry: Callable[[int | None, float | None], None] | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         self.max_retries = int(max_retries)
@@ -55,6 +60,7 @@ class RetryPolicy:
         self._sleep = sleep
         self._rng = rng or random.random
         self._on_retry = on_retry
+        self._clock = clock
         self.unreachable = False
 
     def backoff(self, failure: Failure, retry_index: int) -> float:
@@ -64,9 +70,11 @@ class RetryPolicy:
         return delay * (0.5 + 0.5 * self._rng())
 
     def run(self, attempt: Callable[[], Any], *, endpoint: str, model_id: str,
-            redact: Callable[[str], str] = lambda text: text) -> tuple[Any, int, float]:
+            redact: Callable[[str], str] = lambda text: text,
+            deadline: float | None = None) -> tuple[Any, int, float]:
         """Call `attempt` until it succeeds. Returns the result, the number of requests and the seconds
-        slept between them; raises EndpointError naming `endpoint` once it gives up."""
+        slept between them; raises EndpointError naming `endpoint` once it gives up (a failure that is not
+        retryable, `max_retries` spent, or a wait that would end past `deadline`)."""
         limit = 1 if self.unreachable else self.max_retries + 1
         requests = failures = 0
         waited = 0.0
@@ -82,6 +90,9 @@ class RetryPolicy:
                 failures += 1
                 got_response = got_response or not failure.connect
                 reason = redact(failure.reason)
+                noun = "attempt" if requests == 1 else "attempts"
+                if failure.bound:
+                    raise EndpointError(f"endpoint {endpoint} failed after {requests} {noun}: {reason}") from None
                 if not failure.retryable:
                     raise EndpointError(f"endpoint {endpoint} rejected the request for model {model_id!r}: "
                                         f"{reason}") from None
@@ -89,9 +100,11 @@ class RetryPolicy:
                     if not got_response:
                         self.unreachable = True
                     verb = "failed" if got_response else "unreachable"
-                    noun = "attempt" if requests == 1 else "attempts"
                     raise EndpointError(f"endpoint {endpoint} {verb} after {requests} {noun}: {reason}") from None
                 delay = self.backoff(failure, failures - 1)
+                if deadline is not None and self._clock() + delay >= deadline:
+                    raise EndpointError(f"endpoint {endpoint} failed after {requests} {noun} (no time left for "
+                                        f"another before the request's deadline): {reason}") from None
                 log.info("endpoint %s, model %s: %s; retry %d/%d in %.2f s", endpoint, model_id, reason, failures,
                          limit - 1, delay)
                 if self._on_retry is not None:

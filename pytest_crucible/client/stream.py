@@ -15,6 +15,12 @@ Timings (seconds since the request started, as the transport measured them):
   or the first tool-call delta;
 - `chunk_times`: every token-carrying chunk.
 
+Bounds (limits.py): the reply's text (answer, reasoning, tool-call names, ids and arguments together) is
+kept up to `text_cap(max_tokens)` characters; past it the assembler keeps that prefix, says why in
+`overflow` and stops (`feed` returns False): the client fails the request, the endpoint's fault. A chunk of
+the wrong shape (a number where text belongs, a token count that is no count) raises `Failure` (malformed
+stream data) and nothing else.
+
 Without usage from the server, tokens are counted: one completion token per token-carrying chunk (how
 llama.cpp and most local servers stream; servers that batch tokens make it an undercount), the reasoning
 tokens as the chunks that carried no answer character, and the prompt as characters / 4; the Usage is
@@ -27,18 +33,69 @@ import bisect
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from pytest_crucible.client import reasoning_split as reasoning_text
+from pytest_crucible.client.limits import TEXT_CHARS_PER_TOKEN, TEXT_FLOOR, text_cap
 from pytest_crucible.client.response import Response, Timings, ToolCall, Usage
+from pytest_crucible.client.retry import Failure
 
-__all__ = ["StreamAssembler", "estimate_prompt_tokens"]
+__all__ = ["StreamAssembler", "carries_token", "estimate_prompt_tokens"]
+
+
+_PLAIN = (str, bytes, int, float, list, tuple)
+_MOST_TOKENS = 10 ** 12  # a usage count above this is no count
 
 
 def _get(obj: Any, name: str) -> Any:
-    if obj is None:
+    """Field `name` of a chunk part (an openai object or its JSON mapping); None for anything else."""
+    if obj is None or isinstance(obj, _PLAIN):
         return None
     return obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name, None)
+
+
+def _malformed(what: str, value: Any) -> Failure:
+    return Failure(f"malformed stream data: {what} is {type(value).__name__}, not text", retryable=True)
+
+
+def _text(value: Any, what: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _malformed(what, value)
+    return value
+
+
+def _choices(chunk: Any) -> list:
+    """The choices of a chunk that belong to the first answer (index 0, or no index)."""
+    choices = _get(chunk, "choices")
+    if choices is None:
+        return []
+    if not isinstance(choices, (list, tuple)):
+        raise _malformed("choices", choices)
+    return [c for c in choices if _get(c, "index") in (0, None)]
+
+
+def carries_token(chunk: Any) -> bool:
+    """Whether a chunk carries any token (answer or reasoning text, a tool-call delta); never raises."""
+    try:
+        return any(_text(_get(d, "content"), "content") or reasoning_text.reasoning_of(d) or _get(d, "tool_calls")
+                   for d in (_get(c, "delta") for c in _choices(chunk)) if d is not None)
+    except Failure:
+        return False
+
+
+def _usage(usage: Any) -> Any:
+    for section, names in ((usage, ("prompt_tokens", "completion_tokens")),
+                           (_get(usage, "completion_tokens_details"), ("reasoning_tokens",)),
+                           (_get(usage, "prompt_tokens_details"), ("cached_tokens",))):
+        for name in names:
+            value = _get(section, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or not 0 <= value <= _MOST_TOKENS):
+                raise Failure(f"malformed stream data: usage {name} is {value!r:.40}, not a token count",
+                              retryable=True)
+    return usage
 
 
 @dataclass
@@ -52,11 +109,12 @@ class _Chunk:
 class StreamAssembler:
     """Feed it every chunk (`feed`), then take the `response`.
 
-    `max_tokens` sets a safety cap: a server that ignores the limit is cut off after 2 x max_tokens + 64
-    token chunks or 64 x max_tokens + 4096 characters (`feed` returns False: stop reading), and the reply
-    is finished as `length`, never graded as complete. `opens_inside`: the model's template pre-fills the
-    opening reasoning tag (learned from earlier replies), so a reply cut off before any tag came is all
-    reasoning.
+    `max_tokens` sets two caps. A server that ignores the limit is cut off after 2 x max_tokens + 64 token
+    chunks (`feed` returns False: stop reading), and the reply is finished as `length`, never graded as
+    complete. A reply whose text passes `text_cap(max_tokens)` characters is cut there (`overflow` says
+    so, `feed` returns False): no reply of a model is that long. `opens_inside`: the model's template
+    pre-fills the opening reasoning tag (learned from earlier replies), so a reply cut off before any tag
+    came is all reasoning.
     """
 
     def __init__(self, max_tokens: int | None = None, *, opens_inside: bool = False) -> None:
@@ -68,58 +126,74 @@ class StreamAssembler:
         self.usage: Any = None
         self.fingerprint: str | None = None
         self.capped = False
+        self.overflow: str | None = None     # why the reply's text was cut at its bound, or None
         self.opens_inside = opens_inside
-        self._received = 0
         self._stamped = 0
         self._chunk_cap = 2 * max_tokens + 64 if max_tokens else None
-        self._char_cap = 64 * max_tokens + 4096 if max_tokens else None
+        self._text_cap = text_cap(max_tokens)
+        self._text = 0                       # characters of text kept
 
     def feed(self, chunk: Any, t: float, stamped: bool = False) -> bool:
         """Take one chunk that arrived `t` seconds after the request started (`stamped`: by the kernel).
-        Returns False once the reply passed the safety cap: read no further."""
-        model = _get(chunk, "model")
+        Returns False once the reply passed a cap: read no further. Raises Failure on a malformed chunk."""
+        if self.overflow is not None:
+            return False
+        model = _text(_get(chunk, "model"), "model")
         if model and self.model is None:
             self.model = model
         usage = _get(chunk, "usage")
         if usage is not None:
-            self.usage = usage
-        self.fingerprint = _get(chunk, "system_fingerprint") or self.fingerprint
+            self.usage = _usage(usage)
+        self.fingerprint = _text(_get(chunk, "system_fingerprint"), "system_fingerprint") or self.fingerprint
         item = _Chunk(t)
-        for choice in _get(chunk, "choices") or ():
-            if _get(choice, "index") not in (0, None):
-                continue
+        for choice in _choices(chunk):
             delta = _get(choice, "delta")
             if delta is not None:
-                item.reasoning += reasoning_text.reasoning_of(delta)
-                item.content += _get(delta, "content") or ""
+                item.reasoning += self._keep(reasoning_text.reasoning_of(delta))
+                item.content += self._keep(_text(_get(delta, "content"), "content"))
                 deltas = _get(delta, "tool_calls")
                 if deltas:
                     item.tool = True
                     self._merge_tool_deltas(deltas)
-            if _get(choice, "finish_reason"):
-                self.finish = _get(choice, "finish_reason")
+            finish = _text(_get(choice, "finish_reason"), "finish_reason")
+            if finish:
+                self.finish = finish
         if not (item.reasoning or item.content or item.tool):
-            return True
+            return self.overflow is None
         self.chunks.append(item)
         self._stamped += stamped
-        self._received += len(item.reasoning) + len(item.content)
-        if (self._chunk_cap is not None and len(self.chunks) > self._chunk_cap) or \
-                (self._char_cap is not None and self._received > self._char_cap):
+        if self.overflow is not None:
+            return False
+        if self._chunk_cap is not None and len(self.chunks) > self._chunk_cap:
             self.finish, self.capped = "length", True
             return False
         return True
+
+    def _keep(self, text: str) -> str:
+        """`text`, or as much of it as the reply's text bound leaves room for."""
+        room = self._text_cap - self._text
+        if len(text) > room:
+            text = text[:max(0, room)]
+            self.overflow = (f"the reply passed {self._text_cap} characters of text ({TEXT_CHARS_PER_TOKEN} per "
+                             f"token of max_tokens + {TEXT_FLOOR}): cut there")
+        self._text += len(text)
+        return text
 
     @property
     def complete(self) -> bool:
         """The server finished the reply (not cut off by the safety cap)."""
         return self.finish is not None and not self.capped
 
-    def _merge_tool_deltas(self, deltas: Iterable[Any]) -> None:
+    def _merge_tool_deltas(self, deltas: Any) -> None:
         """Fold streamed tool-call deltas (by index; arguments are concatenated)."""
+        if not isinstance(deltas, (list, tuple)):
+            raise _malformed("tool_calls", deltas)
         calls, order = self.calls, self.order
         for d in deltas:
             index = _get(d, "index")
-            call_id = _get(d, "id") or ""
+            if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
+                raise Failure(f"malformed stream data: tool call index {index!r:.40}", retryable=True)
+            call_id = _text(_get(d, "id"), "tool call id")
             if index is None:  # some servers omit the index: a new id starts a new call
                 if order and (not call_id or calls[order[-1]]["id"] in ("", call_id)):
                     index = order[-1]
@@ -130,15 +204,13 @@ class StreamAssembler:
                 order.append(index)
             call = calls[index]
             if call_id and not call["id"]:
-                call["id"] = call_id
+                call["id"] = self._keep(call_id)
             fn = _get(d, "function")
             if fn is not None:
-                name = _get(fn, "name")
+                name = _text(_get(fn, "name"), "tool call name")
                 if name and name != call["name"]:  # whole once (OpenAI), repeated, or in pieces
-                    call["name"] += name
-                args = _get(fn, "arguments")
-                if args:
-                    call["arguments"] += args
+                    call["name"] += self._keep(name)
+                call["arguments"] += self._keep(_text(_get(fn, "arguments"), "tool call arguments"))
 
     def response(self, e2e: float, *, messages: Sequence[Mapping[str, Any]] = (),
                  tools: Sequence[Mapping[str, Any]] | None = None) -> Response:

@@ -46,6 +46,12 @@ class WireTimes(threading.local):
     sent_at: float | None = None       # its first byte was written, or its new connection was opened
     arrived_at: float | None = None    # kernel arrival of the bytes of the latest read; None: not known
     drain_until: float | None = None   # while draining (see drain), reads give up at this moment
+    guard: Any = None                  # the streamed request's RequestGuard (guard.py): reads end at its bounds
+
+    def read_until(self) -> float | None:
+        """The moment the next read must give up (None: only its own timeout bounds it)."""
+        bounds = [self.drain_until, self.guard.read_until() if self.guard is not None else None]
+        return min((b for b in bounds if b is not None), default=None)
 
     def begin(self, now: float) -> None:
         self.requested_at = now
@@ -78,10 +84,11 @@ class _Stream(httpcore2.NetworkStream):
         self._sock: socket.socket | None = inner.get_extra_info("socket") if stamped else None
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        if self._times.drain_until is not None:
-            remaining = self._times.drain_until - time.perf_counter()
+        until = self._times.read_until()
+        if until is not None:
+            remaining = until - time.perf_counter()
             if remaining <= 0:
-                raise httpcore2.ReadTimeout("gave up draining the response")
+                raise httpcore2.ReadTimeout("the time for this read is up (draining, or the request's bounds)")
             timeout = remaining if timeout is None else min(timeout, remaining)
         if self._sock is None:
             self._times.arrived_at = None
@@ -113,17 +120,21 @@ class _Stream(httpcore2.NetworkStream):
 
 
 class StampedBackend(httpcore2.SyncBackend):
-    """httpcore's blocking backend, with its TCP connections wrapped to record wire times."""
+    """httpcore's blocking backend, with its TCP connections wrapped to record wire times (with `stamp`:
+    the kernel's receive stamps too) and to end reads at `times.read_until()`."""
 
-    def __init__(self, times: WireTimes) -> None:
+    def __init__(self, times: WireTimes, *, stamp: bool = True) -> None:
         self.times = times
-        _keep_stamping_on()
+        self.stamp = stamp
+        if stamp:
+            _keep_stamping_on()
 
     def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
                     socket_options: Any = None) -> httpcore2.NetworkStream:
         self.times.mark_sent()  # a new connection's set-up is part of the request's latency
         inner = super().connect_tcp(host, port, timeout, local_address, socket_options)
-        return _Stream(inner, self.times, stamped=_enable_stamps(inner.get_extra_info("socket")))
+        stamped = self.stamp and _enable_stamps(inner.get_extra_info("socket"))
+        return _Stream(inner, self.times, stamped=stamped)
 
 
 def drain(response: httpx2.Response, times: WireTimes, *, seconds: float = 0.1, max_bytes: int = 1 << 16) -> None:

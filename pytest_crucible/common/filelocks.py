@@ -89,13 +89,20 @@ def shared_or_exclusive(path: Path, mode: str) -> Iterator[float]:
 
 class SlotPool:
     """`size` slots shared by every process that opens the pool of the same name: a slot is an
-    exclusive file lock, so a process that dies gives its slots back at once."""
+    exclusive file lock, so a process that dies gives its slots back at once. A slot's lock is made the
+    first time the slot is tried: a pool costs what it uses, not what its size allows."""
 
     def __init__(self, name: str, size: int):
         self.name, self.size = name, size
-        self._locks = [exclusive(lock_file(f"slot{i}", name)) for i in range(size)]
+        self._locks: dict[int, FileLock] = {}
         self._held: set[int] = set()
         self._mutex = threading.Lock()
+
+    def _lock(self, index: int) -> FileLock:
+        lock = self._locks.get(index)
+        if lock is None:
+            lock = self._locks[index] = exclusive(lock_file(f"slot{index}", self.name))
+        return lock
 
     def try_take(self, below: int | None = None) -> int | None:
         """A free slot among the first `below` (all by default), taken; None when every one is held."""
@@ -104,7 +111,7 @@ class SlotPool:
                 if index in self._held:
                     continue
                 try:
-                    self._locks[index].acquire(timeout=0)
+                    self._lock(index).acquire(timeout=0)
                 except Timeout:
                     continue
                 self._held.add(index)

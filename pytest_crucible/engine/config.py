@@ -23,6 +23,9 @@ ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 # Strings that look like a pasted secret rather than a variable name.
 SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-]{40,}$")
+# a provider's requests in flight at most: more than any endpoint serves at once, few enough that a thread
+# and a lock file per request stay cheap
+MAX_CONCURRENCY = 1024
 
 _PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries",
                     "max_cost_usd"}
@@ -191,8 +194,8 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
                 raise err(f"header {hname!r} would put a secret in models.yaml; use api_key_env instead",
                           "headers")
         concurrency = spec.get("concurrency", 4)
-        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or concurrency < 1:
-            raise err("concurrency must be a positive integer", "concurrency")
+        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= MAX_CONCURRENCY:
+            raise err(f"concurrency must be a whole number from 1 to {MAX_CONCURRENCY}", "concurrency")
         timeout = spec.get("timeout", 600)
         if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
             raise err("timeout must be a positive number of seconds", "timeout")
@@ -360,8 +363,9 @@ providers:
   # A local OpenAI-compatible server (LM Studio, llama.cpp, Ollama, vLLM):
   local:
     base_url: http://127.0.0.1:1234/v1
-    concurrency: 1          # requests at once against this endpoint
-    timeout: 600            # seconds per request
+    concurrency: 1          # requests in flight at once against this endpoint (1 to 1024)
+    timeout: 600            # idle gap: seconds without a token before a request is cut (and retried);
+                            # each request also ends at timeout + 1 s per token of its max_tokens
   # A hosted API; export OPENROUTER_API_KEY=... before running.
   # openrouter:
   #   base_url: https://openrouter.ai/api/v1
