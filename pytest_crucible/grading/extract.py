@@ -21,6 +21,7 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 
 from pytest_crucible.client.reasoning_split import split as split_reasoning
+from pytest_crucible.grading.latex import latex_text
 from pytest_crucible.grading.text import (
     ListItem,
     line_text,
@@ -265,6 +266,8 @@ _LABEL = re.compile(
 _ANSWER_IS = re.compile(r"\b(?:final\s+)?answer\s+(?:is|would\s+be|will\s+be)\b(?!\s*not\b)[ \t:]*", re.I)
 _HASHES = re.compile(r"^####[ \t]+(\S.*)$", re.M)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+# "3\u20139" is a range, "3 to 9", not the subtraction that plain() would make of it
+_EN_DASH_RANGE = re.compile(r"([0-9])\s*\u2013\s*([0-9])")
 _MATH_DELIMS = re.compile(r"^\$+|\$+$|^\\[(\[]|\\[)\]]$")
 
 
@@ -290,7 +293,7 @@ def _balanced(text: str, start: int) -> str | None:
 
 
 def _tidy(answer: str) -> str:
-    answer = plain(answer).strip()
+    answer = plain(_EN_DASH_RANGE.sub(r"\1 to \2", latex_text(answer))).strip()
     prev = None
     while prev != answer:
         prev = answer
@@ -301,10 +304,11 @@ def _tidy(answer: str) -> str:
 
 @dataclass(frozen=True)
 class MarkedAnswer:
-    text: str    # the marked answer, tidied (markdown, math delimiters and end punctuation off)
+    text: str    # the marked answer, tidied (markdown, LaTeX, math delimiters and end punctuation off)
     start: int   # where its marker starts in the reply
     kind: str    # "label" (Answer: X), "heading" (an answer label alone, X on the next line),
-    #              "boxed" (\boxed{X}), "hashes" (#### X as the last line), "phrase" (the answer is X)
+    #              "boxed" (\\boxed{X}), "hashes" (#### X as the last line), "phrase" (the answer is X)
+    end: int = 0  # where the marked answer ends in the reply: what follows it is read by the commitment rule
 
 
 def marked_answers(text: str) -> list[MarkedAnswer]:
@@ -314,27 +318,28 @@ def marked_answers(text: str) -> list[MarkedAnswer]:
     `the answer is X` (up to the end of its sentence), `\\boxed{X}`, and `#### X` as the last line.
     """
     text = text or ""
-    found: list[tuple[int, str, str]] = []
+    found: list[tuple[int, str, str, int]] = []
     for m in _BOXED.finditer(text):
         inner = _balanced(text, m.end())
         if inner is not None:
-            found.append((m.start(), inner, "boxed"))
+            found.append((m.start(), inner, "boxed", m.end() + len(inner) + 1))
     for m in _LABEL.finditer(text):
-        value, kind = _line_at(text, m.end()), "label"
+        value, kind, end = _line_at(text, m.end()), "label", m.end()
         if not _tidy(value):  # label on its own line: the answer is on the next non-empty line
             nxt = _NEXT_LINE.search(text, m.end())
-            value, kind = (nxt.group(1) if nxt else ""), "heading"
-        found.append((m.start(), value, kind))
+            value, kind, end = (nxt.group(1) if nxt else ""), "heading", (nxt.start(1) if nxt else end)
+        found.append((m.start(), value, kind, end + len(value)))
     for m in _ANSWER_IS.finditer(text):
         line = _line_at(text, m.end())
-        end = _SENTENCE_END.search(line)
-        found.append((m.start(), line[:end.start()] if end else line, "phrase"))
+        stop = _SENTENCE_END.search(line)
+        value = line[:stop.start()] if stop else line
+        found.append((m.start(), value, "phrase", m.end() + len(value)))
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if lines:
         m = _HASHES.match(lines[-1].strip())
         if m:
-            found.append((text.rfind(lines[-1]), m.group(1), "hashes"))
-    marked = (MarkedAnswer(_tidy(value), start, kind) for start, value, kind in sorted(found))
+            found.append((text.rfind(lines[-1]), m.group(1), "hashes", len(text)))
+    marked = (MarkedAnswer(_tidy(value), start, kind, end) for start, value, kind, end in sorted(found))
     return [a for a in marked if a.text]
 
 
