@@ -27,7 +27,7 @@ HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|possible|probably|likely|eit
                    r"otherwise|unsure|uncertain|guess)\b"
                    r"|[?±]|\bvs\b\.?|\bversus\b", re.I)
 # Words that name a value only to set it aside: a mention, not an answer.
-REJECTION = re.compile(r"\b(?:not|no|never|nor|except|excluding|without|unlike|instead\s+of|rather\s+than|withdrawn|"
+REJECTION = re.compile(r"\b(?:not|no|never|nor|other|another|except|excluding|without|unlike|instead\s+of|rather\s+than|withdrawn|"
                        r"superseded|rejected|replaced|discarded|dropped|cancell?ed|postponed|unaffected|previous|"
                        r"previously|earlier|former|old|wrong|incorrect|decoy|namesake|ignored?|ruled\s+out)\b|n't\b",
                        re.I)

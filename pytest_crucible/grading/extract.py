@@ -343,6 +343,17 @@ def marked_answers(text: str) -> list[MarkedAnswer]:
     return [a for a in marked if a.text]
 
 
+def counted_answers(text: str) -> list[MarkedAnswer]:
+    """The marked answers that count as the reply's answer: `the answer is X` only after the last stronger
+    marker (earlier it is working: "if order mattered, the answer would be 90"), and an answer heading only
+    as the last marker (it may head a whole solution)."""
+    marked = marked_answers(text)
+    strong = [i for i, m in enumerate(marked) if m.kind != "phrase"]
+    last_strong = strong[-1] if strong else -1
+    return [m for i, m in enumerate(marked)
+            if (m.kind != "phrase" or i > last_strong) and (m.kind != "heading" or i == len(marked) - 1)]
+
+
 def find_answer(text: str) -> str | None:
     """The answer the reply marks as final (the last marker wins), or None when it marks none."""
     marked = marked_answers(text)
@@ -430,6 +441,6 @@ def json_error(text: str, root: str | None = None) -> str | None:
 
 
 __all__ = ["CodeBlock", "FoundJSON", "ListItem", "MarkedAnswer", "Number", "clean_answer", "code_blocks",
-           "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
+           "counted_answers", "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
            "marked_answers", "normalize", "numbers", "numbers_from", "paragraphs", "parse_number", "plain",
            "sentences", "strip_preamble", "strip_reasoning", "unwrap", "word_pattern", "words"]

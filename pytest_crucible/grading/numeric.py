@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, derivation_problems
-from pytest_crucible.grading.extract import clean_answer, format_number, marked_answers, numbers, parse_number, plain
+from pytest_crucible.grading.extract import clean_answer, counted_answers, format_number, numbers, parse_number, plain
 from pytest_crucible.grading.stated import distinct_values, stated
 
 _FIELDS = {"type", "answer", "tolerance", "rel_tolerance"}
@@ -68,15 +68,6 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
 
 
 # ---------------------------------------------------------------- reading a reply
-
-def _counted(marked: list) -> list:
-    """The markers whose answers count: `the answer is` only after the last strong marker, and an
-    answer heading only as the last marker."""
-    strong = [i for i, m in enumerate(marked) if m.kind != "phrase"]
-    last_strong = strong[-1] if strong else -1
-    return [m for i, m in enumerate(marked)
-            if (m.kind != "phrase" or i > last_strong) and (m.kind != "heading" or i == len(marked) - 1)]
-
 
 class Reading(NamedTuple):
     values: list[Fraction]   # distinct stated values, in order
@@ -104,7 +95,7 @@ def _after_answer(text: str, start: int, inputs: frozenset) -> tuple[list, str]:
 def read_values(content: str, inputs: frozenset = frozenset()) -> Reading:
     """What a reply states as its answer (see the module docstring); `inputs`: the prompt's numbers."""
     text = clean_answer(content)
-    counted = _counted(marked_answers(text))
+    counted = counted_answers(text)
     if counted:
         readings = [stated(marked.text, inputs) for marked in counted]
         later, taken_back = _after_answer(text, counted[-1].end, inputs)
