@@ -49,6 +49,7 @@ _ADMITS = re.compile(r"\bi\s+(?:have\s+)?(?:made|make)\s+an?\s+(?:error|mistake|
 _FILLER = re.compile(r"(?:[\s,:;=\-]+|\b(?:no|so|then|it|it's|its|is|was|are|be|would|will|should|also|the|a|an|"
                      r"answer|total|count|value|number|result|sum|amount|figure|correct|right|true|real|actual|final|"
                      r"one|in\s+fact|rather|really|now|just|that|this|comes\s+to|equals|here|state|code)\b)*", re.I)
+_CLAIM_SPAN = 300  # characters read after a cue: a claim is a clause, not the rest of a long reply
 _CLAUSE_END = re.compile(r"[.;!?\n](?=\s|$)|[;\n]")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$)|$)|[^\n]+")
 # A bound or comparison just before a value: the answer is then not a value.
@@ -60,8 +61,7 @@ BOUND = re.compile(r"(?:\bat\s+(?:least|most)|\bno\s+(?:more|less|fewer|later|ea
 JOIN = re.compile(r"\s+(?:or|vs\.?|versus)\s+|\s*(?<![=<>!])={1,2}(?!=)\s*", re.I)
 # A line that labels one of several answers offered side by side.
 _ALTERNATIVE = re.compile(
-    r"^[\s>*_#\-]*(?:(?:option|version|variant|draft|alternative|possibility|scenario|interpretation|reading|"
-    r"answer|solution)\s*(?:[0-9]+|[a-d]|one|two|three|four|[ivx]{1,3})\b(?!\s*(?:of|\.\d))|alternatively\b|"
+    r"^[ \t>*_#\-]*(?:(?:option|version|variant|draft|alternative|interpretation|reading|answer|solution)\s*(?:[0-9]+|[a-d]|one|two|three|four|[ivx]{1,3})\b(?!\s*(?:of|\.\d))|alternatively\b|"
     r"or,?\s+(?:if|in\s+case|should|assuming|supposing)\b[^\n]*:\s*$)", re.I | re.M)
 
 
@@ -86,8 +86,8 @@ def claims(text: str, start: int = 0) -> list[Claim]:
     """Every value asserted in text[start:] by a cue that corrects, revises or offers an answer."""
     out = []
     for m in _CLAIM.finditer(text, start):
-        lead = _FILLER.match(text, m.end())
-        rest = text[lead.end():]
+        lead = _FILLER.match(text, m.end(), m.end() + _CLAIM_SPAN)
+        rest = text[lead.end():lead.end() + _CLAIM_SPAN]
         end = _CLAUSE_END.search(rest)
         out.append(Claim(m.group(0), (rest[:end.start()] if end else rest).strip(), m.start()))
     return out
@@ -110,13 +110,14 @@ def joined(text: str) -> list[str]:
     return [part for part in JOIN.split(text) if part.strip()] or [text]
 
 
-def alternatives(text: str) -> list[str]:
+def alternatives(text: str, numbered_only: bool = False) -> list[str]:
     """Labels of answers offered side by side ("Option 1:", "Version two", "Alternatively", "Or, if ...:"):
-    two numbered labels, or any "alternatively" / "or, if" line, make a reply that does not commit."""
+    two numbered labels, or any "alternatively" / "or, if" line (unless `numbered_only`: a grader that reads
+    what such a line offers itself), make a reply that does not commit."""
     labels = [" ".join(m.group(0).split()).strip(" >*_#-") for m in _ALTERNATIVE.finditer(text)]
     numbered = [label for label in labels if not re.match(r"(?:alternatively|or\b)", label, re.I)]
-    offered = [label for label in labels if label not in numbered]
-    return labels if len(numbered) >= 2 or offered else []
+    offered = [] if numbered_only else [label for label in labels if label not in numbered]
+    return (numbered + offered) if len(numbered) >= 2 or offered else []
 
 
 def sentences_after(text: str, start: int) -> list[tuple[int, str]]:

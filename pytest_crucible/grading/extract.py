@@ -373,7 +373,7 @@ _SCAN_BUDGET = 2_000_000  # bracket/quote tokens visited per source; bounds path
 
 
 def _json_candidates(text: str, openers: str):
-    """Balanced bracket spans starting at each opener in turn, strings respected."""
+    """(start, span) for the balanced bracket span starting at each opener in turn, strings respected."""
     budget = _SCAN_BUDGET
     for start in (i for i, c in enumerate(text) if c in openers):
         depth, in_string, skip_at = 0, False, -1
@@ -396,7 +396,7 @@ def _json_candidates(text: str, openers: str):
             elif c in "}]":
                 depth -= 1
                 if depth == 0:
-                    yield text[start:at + 1]
+                    yield start, text[start:at + 1]
                     break
 
 
@@ -413,7 +413,7 @@ def find_json(text: str, root: str | None = None) -> FoundJSON | None:
     openers = {"object": "{", "array": "["}.get(root or "", "{[")
     want = {"object": dict, "array": list}.get(root or "", (dict, list))
     for source in _json_sources(strip_reasoning(text)):
-        for candidate in _json_candidates(source, openers):
+        for _, candidate in _json_candidates(source, openers):
             try:
                 value = json.loads(candidate)
             except (json.JSONDecodeError, RecursionError):
@@ -423,11 +423,32 @@ def find_json(text: str, root: str | None = None) -> FoundJSON | None:
     return None
 
 
+def find_all_json(text: str, root: str | None = None) -> list[FoundJSON]:
+    """Every distinct JSON object (root="object"), array or either that the reply writes at top level (not one
+    nested in another), in the order find_json looks: ```json fences, other fences, the prose."""
+    openers = {"object": "{", "array": "["}.get(root or "", "{[")
+    want = {"object": dict, "array": list}.get(root or "", (dict, list))
+    out: list[FoundJSON] = []
+    for source in _json_sources(strip_reasoning(text)):
+        covered = -1
+        for start, candidate in _json_candidates(source, openers):
+            if start < covered:
+                continue
+            try:
+                value = json.loads(candidate)
+            except (json.JSONDecodeError, RecursionError):
+                continue
+            covered = start + len(candidate)
+            if isinstance(value, want) and all(value != f.value for f in out):
+                out.append(FoundJSON(value, candidate))
+    return out
+
+
 def json_error(text: str, root: str | None = None) -> str | None:
     """Why the first bracketed span that looks like JSON does not parse (for failure reasons)."""
     openers = {"object": "{", "array": "["}.get(root or "", "{[")
     for source in _json_sources(strip_reasoning(text)):
-        for candidate in _json_candidates(source, openers):
+        for _, candidate in _json_candidates(source, openers):
             if '"' not in candidate and ":" not in candidate:
                 continue  # "[1]" in prose, "{x}" in maths: not an attempt at JSON
             try:
@@ -441,6 +462,6 @@ def json_error(text: str, root: str | None = None) -> str | None:
 
 
 __all__ = ["CodeBlock", "FoundJSON", "ListItem", "MarkedAnswer", "Number", "clean_answer", "code_blocks",
-           "counted_answers", "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
+           "counted_answers", "find_all_json", "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
            "marked_answers", "normalize", "numbers", "numbers_from", "paragraphs", "parse_number", "plain",
            "sentences", "strip_preamble", "strip_reasoning", "unwrap", "word_pattern", "words"]
