@@ -28,17 +28,22 @@ HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|possible|probably|likely|eit
                    r"|[?±]|\bvs\b\.?|\bversus\b", re.I)
 # Words that name a value only to set it aside: a mention, not an answer.
 REJECTION = re.compile(r"\b(?:not|no|never|nor|other|another|except|excluding|without|unlike|instead\s+of|rather\s+than|withdrawn|"
-                       r"superseded|rejected|replaced|discarded|dropped|cancell?ed|postponed|unaffected|previous|"
+                       r"superseded|rejected|replaced|discarded|dropped|cancell?ed|postponed|unaffected|previous|different|unrelated|"
+                       r"untouched|unchanged|kept|skipped|left\s+(?:open|alone|as\s+it\s+was)|remains?|taken|busy|"
+                       r"occupied|unavailable|blocked|clash(?:es)?|conflicts?|"
                        r"previously|earlier|former|old|wrong|incorrect|decoy|namesake|ignored?|ruled\s+out)\b|n't\b",
                        re.I)
-# What asserts a value after the answer was given, or offers another.
-_ASSERTS = (r"\bactually\b|\bcorrection\b|\bcorrected\b|\bcorrecting\b|\bwait\b(?=\s*[,.!:;\-])|\boops\b|\bscratch\s+that\b|"
-            r"\bon\s+second\s+thought\b|\bon\s+reflection\b|\bhonestly\b|\bto\s+be\s+(?:precise|exact|honest)\b|"
-            r"\bi\s+meant\b|\bshould\s+(?:be|read|have\s+been)\b|\bfinal\s*[:=]|\bnot\s+\S+\s+but\b|"
-            r"\bthe\s+(?:true|correct|real|actual|right|revised|corrected|updated|proper)\s+(?:answer|count|total|"
-            r"value|number|result|figure|sum|amount|one|state|code|date|time|price|solution|serial)\b|"
-            r"\bor\s+(?:maybe|possibly|perhaps|rather|else)\b|\balternatively\b|\b(?:could|might|may)\s+(?:also\s+)?be\b|"
-            r"\bpossibly\b|\bperhaps\b|\bmaybe\b")
+# What corrects an answer after it was given ("Actually, ...", "Correction: ...", "the true count is ...").
+_CORRECTS = (r"\bactually\b|\bcorrection\b|\bcorrected\b|\bcorrecting\b|\bwait\b(?=\s*[,.!:;\-])|\boops\b|"
+             r"\bscratch\s+that\b|\bon\s+second\s+thought\b|\bon\s+reflection\b|\bhonestly\b|"
+             r"\bto\s+be\s+(?:precise|exact|honest)\b|\bi\s+meant\b|\bshould\s+(?:be|read|have\s+been)\b|"
+             r"\bfinal\s*[:=]|\bnot\s+\S+\s+but\b|\bthe\s+(?:true|correct|real|actual|right|revised|corrected|updated|"
+             r"proper)\s+(?:answer|count|total|value|number|result|figure|sum|amount|one|state|code|date|time|price|"
+             r"solution|serial)\b")
+# What offers another answer beside the one given ("or maybe 45", "it could also be 45").
+_OFFERS = (r"\bor\s+(?:maybe|possibly|perhaps|rather|else)\b|\balternatively\b|\b(?:could|might|may)\s+(?:also\s+)?be\b|"
+           r"\bpossibly\b|\bperhaps\b|\bmaybe\b")
+_ASSERTS = f"(?P<corrects>{_CORRECTS})|(?P<offers>{_OFFERS})"
 _CLAIM = re.compile(_ASSERTS, re.I)
 # A reply that takes its answer back.
 _ADMITS = re.compile(r"\bi\s+(?:have\s+)?(?:made|make)\s+an?\s+(?:error|mistake|slip)\b|"
@@ -72,6 +77,7 @@ class Claim:
     cue: str
     value: str
     start: int  # where the cue is, in the text searched
+    corrects: bool = True  # a correction ("Actually"), not an offer ("or maybe"): what it names anywhere counts
 
 
 def hedges(text: str) -> bool:
@@ -89,7 +95,8 @@ def claims(text: str, start: int = 0) -> list[Claim]:
         lead = _FILLER.match(text, m.end(), m.end() + _CLAIM_SPAN)
         rest = text[lead.end():lead.end() + _CLAIM_SPAN]
         end = _CLAUSE_END.search(rest)
-        out.append(Claim(m.group(0), (rest[:end.start()] if end else rest).strip(), m.start()))
+        out.append(Claim(m.group(0), (rest[:end.start()] if end else rest).strip(), m.start(),
+                         m.group("corrects") is not None))
     return out
 
 
