@@ -171,7 +171,7 @@ def test_any_code_survives_a_fence(code, lang):
     ("**Final answer:** 42", "42"),
     ("**Final Answer**: 42", "42"),
     ("Final Answer: $\\boxed{42}$", "42"),
-    ("so it is \\boxed{\\frac{3}{4}}.", "\\frac{3}{4}"),
+    ("so it is \\boxed{\\frac{3}{4}}.", "3/4"),
     ("steps\n#### 72", "72"),
     ("The answer is 3.5. Check: 2 = 2", "3.5"),
     ("**Answer:**\n\n44 sheep", "44 sheep"),

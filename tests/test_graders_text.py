@@ -36,10 +36,11 @@ def test_exact_passes(content):
 
 @pytest.mark.parametrize("content, reason", [
     ("Lyon", 'answer "Lyon", expected "Paris"'),
-    ("Answer: Paris or Lyon", 'answer "Paris or Lyon", expected "Paris"'),
-    ("Answer: Paris (or Lyon)", 'answer "Paris (or Lyon", expected "Paris"'),
-    ("Answer: Paris (maybe Lyon)", 'answer "Paris (maybe Lyon", expected "Paris"'),
-    ("Answer: Paris (possibly Lyon?)", 'answer "Paris (possibly Lyon", expected "Paris"'),
+    # a hedge is ambiguous (the commitment rule), whichever of its answers is right
+    ("Answer: Paris or Lyon", 'ambiguous answer ("Paris or Lyon" offers Lyon)'),
+    ("Answer: Paris (or Lyon)", 'ambiguous answer ("Paris (or Lyon" offers Lyon)'),
+    ("Answer: Paris (maybe Lyon)", 'ambiguous answer ("Paris (maybe Lyon" offers Lyon)'),
+    ("Answer: Paris (possibly Lyon?)", 'ambiguous answer ("Paris (possibly Lyon" offers Lyon)'),
     ("I think the city you are looking for is most likely Paris, the capital of France and more",
      "no answer line (reply is 18 words; expected 'Answer: ...' or a short reply)"),
     ("Paris\nis the capital", "no answer line (reply is 4 words; expected 'Answer: ...' or a short reply)"),

@@ -60,6 +60,9 @@ def _moving(rng, number: int) -> dict:
     collect, collect_word = rng.choice([("the town hall reception", "town hall"),
                                         ("the Ferry Walk post office", "post office"),
                                         ("the community centre", "community centre")])
+    if "Ferry Walk" in collect:  # the collection point names a street: no street of the move may be that one
+        spare = iter(s for s in STREETS if s not in (old, new, decoy, "Ferry Walk"))
+        old, new, decoy = (next(spare) if s == "Ferry Walk" else s for s in (old, new, decoy))
     bus = rng.randint(11, 48)
     notice = (f"Notice from {org}. After a long consultation, the {service} now at {old} will move to {new}, "
               f"opening there on {day} {month}. An earlier proposal to move it to {decoy} on {decoy_day} "

@@ -137,9 +137,12 @@ def _case(index: int, rng: random.Random, n: int, k: int, length: int, passes: t
     if question == "state":
         grader = {"type": "exact", "answer": final}
         near = short or rng.choice(others)
+        # the start state is the answer of a model that reads nothing; when the machine ends where it started,
+        # that wrong reply would be the gold, so another state stands in
+        stay = start if start != final else next(s for s in names if s not in (final, near))
         wrong = [f"Answer: {near}", f"Answer: {final} or {near}", f"It ends in {near}, or possibly {final}.",
                  "I'm sorry, but I can't trace an input this long.", "Answer: " + ", ".join(names),
-                 f"Answer: {start}"]
+                 f"Answer: {stay}"]
         reference = (f"One pass of the block maps each state to another; from {start} the passes settle into a "
                      f"cycle of length {cycle}, so only the remainder matters. Reading the tail then gives the "
                      f"final state.\n\n**Answer:** {final.capitalize()}" if count > 1 else

@@ -6,6 +6,9 @@
         - {kind: word_count, min: 50, max: 150}
         - {kind: ends_with, text: "Done."}
 
+A reply that offers labelled alternatives ("Version 1: ... Version 2: ...") or takes itself back ("I made an
+error") fails as ambiguous whatever its constraints say (the commitment rule, commitment.py).
+
 Every constraint is recorded in details["constraints"] as {kind, passed, loose, note}, with two
 scores in details: `strict` (the share of constraints the reply meets as written) and `loose` (the
 share it meets once markdown emphasis is taken off and/or its first or last line is dropped, so a
@@ -52,7 +55,7 @@ from __future__ import annotations
 
 import re
 
-from pytest_crucible.grading import json_object
+from pytest_crucible.grading import commitment, json_object
 from pytest_crucible.grading.base import BaseGrader, Grade, RegexProbe
 from pytest_crucible.grading.constraints import KINDS, lines
 from pytest_crucible.grading.extract import (
@@ -223,6 +226,14 @@ def _score(results: list[dict], key: str) -> float:
     return round(sum(r[key] for r in results) / len(results), 4) if results else 0.0
 
 
+def _uncommitted(answer: str) -> str:
+    offered = commitment.alternatives(plain(answer))
+    if offered:
+        return f"ambiguous answer: alternatives offered ({', '.join(offered[:3])})"
+    taken_back = commitment.admission(answer)
+    return f'ambiguous answer: taken back ("{taken_back}")' if taken_back else ""
+
+
 def grade(case, response) -> Grade:
     answer = clean_answer(response.content)
     if not answer:
@@ -230,6 +241,9 @@ def grade(case, response) -> Grade:
     results = evaluate(case.grader, response.content, case)
     failed = [r for r in results if not r["passed"]]
     details = {"constraints": results, "strict": _score(results, "passed"), "loose": _score(results, "loose")}
+    uncommitted = _uncommitted(answer)
+    if uncommitted:  # the commitment rule: one reply, not several to choose from
+        return Grade(False, uncommitted, answer=answer, details={**details, "strict": 0.0})
     if failed:
         n, loose = len(results), sum(r["loose"] for r in results)
         listed = "; ".join(f"{r['kind']} {r['note']}" for r in failed)

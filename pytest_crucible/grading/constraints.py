@@ -9,21 +9,8 @@ from __future__ import annotations
 import re
 
 from pytest_crucible.grading import json_object
-from pytest_crucible.grading.extract import (
-    find_json,
-    has_preamble,
-    numbers,
-    parse_number,
-)
-from pytest_crucible.grading.text import (
-    line_text,
-    list_item,
-    paragraphs,
-    plain,
-    sentences,
-    word_pattern,
-    words,
-)
+from pytest_crucible.grading.extract import has_preamble, numbers, parse_number
+from pytest_crucible.grading.text import line_text, list_item, paragraphs, plain, sentences, word_pattern, words
 
 
 def lines(text: str) -> list[str]:
@@ -207,10 +194,10 @@ def _placeholders(text, raw, case, c):
 
 
 def _json_shape(text, raw, case, c):
-    found = find_json(text, "object")
-    if found is None:
-        return False, "no JSON object"
-    problems = json_object.shape_problems(found.value, c.get("required", {}), c.get("exact", {}),
+    data, why = json_object.locate(text, "object", json_object.prompt_text(case) if case is not None else "")
+    if why:
+        return False, "no JSON object" if why.startswith("no JSON") else why
+    problems = json_object.shape_problems(data, c.get("required", {}), c.get("exact", {}),
                                           c.get("extra_keys", True))
     return not problems, problems[0] if problems else "shape ok"
 

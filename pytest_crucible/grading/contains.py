@@ -1,10 +1,18 @@
-"""contains: required, optional and forbidden phrases, matched as whole words or numbers.
+"""contains: required, optional and forbidden phrases, matched as whole words or numbers, and facts with their
+subjects.
 
     grader: {type: contains, all: [...], any: [...], forbidden: [...], case_sensitive: false,
-             max_words: 60}
+             max_words: 60, facts: [{subject: [opened, opening], fact: "1911"}, ...]}
 
 `all`: every item must appear; an item may itself be a list of alternatives (["Lovelace", "Ada King"]).
 `any`: at least one must appear. `forbidden`: none may appear.
+`facts`: each fact must be stated with its subject, in one clause (a sentence, cut at `;`, `, `, dashes and the
+words and, but, after, before, while, whereas, which, who, with; a line wrapped inside a paragraph is joined): `{subject: [opened], fact: "1911"}` passes "it opened
+in 1911 and is 186 metres long" and fails "it opened in 186 and is 1911 metres long", so a summary that lists the
+right names and numbers against the wrong subjects (or none: keyword soup) fails. Subject and fact are phrases or
+lists of alternatives; a trailing `*` matches any ending (`reopen*`).
+The commitment rule (commitment.py) applies: labelled alternatives ("Version one: ... Version two: ..."), a
+correction that names a number no fact or required phrase holds, or an admitted error fail as ambiguous.
 Matching is word-bounded (see extract.word_pattern): "27" is not found in "127", "27.5" or "2,700";
 "cat" is not found in "category". Reasoning is not searched; a preamble is (a forbidden "Certainly"
 must be caught where the user would read it). `max_words` caps the length of the reply as read
@@ -13,16 +21,15 @@ must be caught where the user would read it). `max_words` caps the length of the
 
 from __future__ import annotations
 
-from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
-from pytest_crucible.grading.extract import (
-    normalize,
-    plain,
-    strip_reasoning,
-    word_pattern,
-    words,
-)
+import re
 
-_FIELDS = {"type", "all", "any", "forbidden", "case_sensitive", "max_words"}
+from pytest_crucible.grading import commitment
+from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
+from pytest_crucible.grading.extract import normalize, numbers, plain, sentences, strip_reasoning, word_pattern, words
+
+_FIELDS = {"type", "all", "any", "forbidden", "case_sensitive", "max_words", "facts"}
+_CLAUSE = re.compile(r";|,\s|\s[-\u2013\u2014]\s|\s(?:and|but|after|before|while|whereas|which|who|with)\s", re.I)
+_SOFT_BREAK = re.compile(r"(?<=\S)[ \t]*\n(?![ \t]*(?:[-*+\u2022]|[0-9]+[.)]|#)\s)(?=[ \t]*\S)")
 
 
 def _is_needle(item) -> bool:
@@ -32,8 +39,9 @@ def _is_needle(item) -> bool:
 def check(spec: dict) -> list[tuple[str | None, str]]:
     problems = [(k, f"unknown field; allowed: {', '.join(sorted(_FIELDS))}") for k in spec
                 if k not in _FIELDS]
-    if not any(spec.get(k) for k in ("all", "any", "forbidden")):
-        problems.append((None, "give at least one of all, any or forbidden (lists of phrases)"))
+    if not any(spec.get(k) for k in ("all", "any", "forbidden", "facts")):
+        problems.append((None, "give at least one of all, any, forbidden (lists of phrases) or facts"))
+    problems += _fact_problems(spec.get("facts", []))
     for key in ("all", "any", "forbidden"):
         items = spec.get(key, [])
         if not isinstance(items, list):
@@ -53,8 +61,49 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
     return problems
 
 
+def _fact_problems(facts) -> list[tuple[str | None, str]]:
+    if not isinstance(facts, list):
+        return [("facts", "facts is a list of {subject, fact}, e.g. [{subject: [opened], fact: \"1911\"}]")]
+    for i, fact in enumerate(facts):
+        parts = [as_list(fact.get(k)) for k in ("subject", "fact")] if isinstance(fact, dict) else []
+        if not parts or set(fact) != {"subject", "fact"} or not all(p and all(map(_is_needle, p)) for p in parts):
+            return [(f"facts[{i}]", "a fact is {subject: phrase or list, fact: phrase or list}")]
+    return []
+
+
 def found(text: str, needle, case_sensitive: bool = False) -> bool:
-    return word_pattern(str(needle), case_sensitive).search(text) is not None
+    needle = str(needle)
+    if needle.endswith("*") and len(needle) > 1:
+        stem = word_pattern(needle[:-1], case_sensitive).pattern.removesuffix(r"(?!\w)")
+        return re.search(stem, text, 0 if case_sensitive else re.I) is not None
+    return word_pattern(needle, case_sensitive).search(text) is not None
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a text: its sentences, cut where one statement ends and the next begins (see _CLAUSE)."""
+    return [c for s in sentences(_SOFT_BREAK.sub(" ", text)) for c in _CLAUSE.split(s) if c.strip()]
+
+
+def fact_stated(parts: list[str], fact: dict, case_sensitive: bool = False) -> bool:
+    """Is the fact stated with its subject in one of the clauses?"""
+    subjects, values = as_list(fact["subject"]), as_list(fact["fact"])
+    return any(any(found(c, s, case_sensitive) for s in subjects) and any(found(c, v, case_sensitive) for v in values)
+               for c in parts)
+
+
+def _uncommitted(text: str, spec: dict) -> str:
+    """Why the reply does not commit to one text (the commitment rule), or ""."""
+    offered = commitment.alternatives(text)
+    if offered:
+        return f"ambiguous answer: alternatives offered ({', '.join(offered[:3])})"
+    held = {n.value for item in [*spec.get("all", []), *(v for f in spec.get("facts", []) for v in as_list(f["fact"]))]
+            for x in as_list(item) for n in numbers(str(x))}
+    for claim in commitment.claims(text):
+        other = [n.text for n in numbers(claim.value) if n.value not in held]
+        if other:
+            return f"ambiguous answer: corrected ({claim.cue} ... {other[0]})"
+    taken_back = commitment.admission(text)
+    return f'ambiguous answer: taken back ("{taken_back}")' if taken_back else ""
 
 
 def _label(item) -> str:
@@ -74,7 +123,9 @@ def grade(case, response) -> Grade:
     optional = spec.get("any", [])
     any_ok = not optional or any(found(text, n, cs) for n in optional)
     banned = [n for n in spec.get("forbidden", []) if found(text, n, cs)]
-    details = {"missing": missing, "forbidden_found": banned, "any_found": any_ok}
+    parts = clauses(text)
+    unstated = [f for f in spec.get("facts", []) if not fact_stated(parts, f, cs)]
+    details = {"missing": missing, "forbidden_found": banned, "any_found": any_ok, "facts_missing": unstated}
     limit = spec.get("max_words")
     if limit is not None:
         details["words"] = len(words(answer))
@@ -89,6 +140,14 @@ def grade(case, response) -> Grade:
         more = (f" ({len(missing)} of {len(required)} missing: {', '.join(map(_label, missing))})"
                 if len(missing) > 1 else "")
         return Grade(False, f"missing {_label(missing[0])}{more}", answer=answer, details=details)
+    if unstated:
+        more = f" ({len(unstated)} of {len(spec['facts'])} facts not stated)" if len(unstated) > 1 else ""
+        first = unstated[0]
+        return Grade(False, f"{_label(as_list(first['fact']))} not stated with {_label(as_list(first['subject']))} in "
+                            f"one clause{more}", answer=answer, details=details)
+    uncommitted = _uncommitted(text, spec)
+    if uncommitted:
+        return Grade(False, uncommitted, answer=answer, details=details)
     if not any_ok:
         return Grade(False, f"none of {', '.join(map(_label, optional))} found", answer=answer,
                      details=details)

@@ -21,6 +21,7 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 
 from pytest_crucible.client.reasoning_split import split as split_reasoning
+from pytest_crucible.grading.latex import latex_text
 from pytest_crucible.grading.text import (
     ListItem,
     line_text,
@@ -265,6 +266,8 @@ _LABEL = re.compile(
 _ANSWER_IS = re.compile(r"\b(?:final\s+)?answer\s+(?:is|would\s+be|will\s+be)\b(?!\s*not\b)[ \t:]*", re.I)
 _HASHES = re.compile(r"^####[ \t]+(\S.*)$", re.M)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+# "3\u20139" is a range, "3 to 9", not the subtraction that plain() would make of it
+_EN_DASH_RANGE = re.compile(r"([0-9])\s*\u2013\s*([0-9])")
 _MATH_DELIMS = re.compile(r"^\$+|\$+$|^\\[(\[]|\\[)\]]$")
 
 
@@ -290,7 +293,7 @@ def _balanced(text: str, start: int) -> str | None:
 
 
 def _tidy(answer: str) -> str:
-    answer = plain(answer).strip()
+    answer = plain(_EN_DASH_RANGE.sub(r"\1 to \2", latex_text(answer))).strip()
     prev = None
     while prev != answer:
         prev = answer
@@ -301,10 +304,11 @@ def _tidy(answer: str) -> str:
 
 @dataclass(frozen=True)
 class MarkedAnswer:
-    text: str    # the marked answer, tidied (markdown, math delimiters and end punctuation off)
+    text: str    # the marked answer, tidied (markdown, LaTeX, math delimiters and end punctuation off)
     start: int   # where its marker starts in the reply
     kind: str    # "label" (Answer: X), "heading" (an answer label alone, X on the next line),
-    #              "boxed" (\boxed{X}), "hashes" (#### X as the last line), "phrase" (the answer is X)
+    #              "boxed" (\\boxed{X}), "hashes" (#### X as the last line), "phrase" (the answer is X)
+    end: int = 0  # where the marked answer ends in the reply: what follows it is read by the commitment rule
 
 
 def marked_answers(text: str) -> list[MarkedAnswer]:
@@ -314,28 +318,40 @@ def marked_answers(text: str) -> list[MarkedAnswer]:
     `the answer is X` (up to the end of its sentence), `\\boxed{X}`, and `#### X` as the last line.
     """
     text = text or ""
-    found: list[tuple[int, str, str]] = []
+    found: list[tuple[int, str, str, int]] = []
     for m in _BOXED.finditer(text):
         inner = _balanced(text, m.end())
         if inner is not None:
-            found.append((m.start(), inner, "boxed"))
+            found.append((m.start(), inner, "boxed", m.end() + len(inner) + 1))
     for m in _LABEL.finditer(text):
-        value, kind = _line_at(text, m.end()), "label"
+        value, kind, end = _line_at(text, m.end()), "label", m.end()
         if not _tidy(value):  # label on its own line: the answer is on the next non-empty line
             nxt = _NEXT_LINE.search(text, m.end())
-            value, kind = (nxt.group(1) if nxt else ""), "heading"
-        found.append((m.start(), value, kind))
+            value, kind, end = (nxt.group(1) if nxt else ""), "heading", (nxt.start(1) if nxt else end)
+        found.append((m.start(), value, kind, end + len(value)))
     for m in _ANSWER_IS.finditer(text):
         line = _line_at(text, m.end())
-        end = _SENTENCE_END.search(line)
-        found.append((m.start(), line[:end.start()] if end else line, "phrase"))
+        stop = _SENTENCE_END.search(line)
+        value = line[:stop.start()] if stop else line
+        found.append((m.start(), value, "phrase", m.end() + len(value)))
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if lines:
         m = _HASHES.match(lines[-1].strip())
         if m:
-            found.append((text.rfind(lines[-1]), m.group(1), "hashes"))
-    marked = (MarkedAnswer(_tidy(value), start, kind) for start, value, kind in sorted(found))
+            found.append((text.rfind(lines[-1]), m.group(1), "hashes", len(text)))
+    marked = (MarkedAnswer(_tidy(value), start, kind, end) for start, value, kind, end in sorted(found))
     return [a for a in marked if a.text]
+
+
+def counted_answers(text: str) -> list[MarkedAnswer]:
+    """The marked answers that count as the reply's answer: `the answer is X` only after the last stronger
+    marker (earlier it is working: "if order mattered, the answer would be 90"), and an answer heading only
+    as the last marker (it may head a whole solution)."""
+    marked = marked_answers(text)
+    strong = [i for i, m in enumerate(marked) if m.kind != "phrase"]
+    last_strong = strong[-1] if strong else -1
+    return [m for i, m in enumerate(marked)
+            if (m.kind != "phrase" or i > last_strong) and (m.kind != "heading" or i == len(marked) - 1)]
 
 
 def find_answer(text: str) -> str | None:
@@ -357,7 +373,7 @@ _SCAN_BUDGET = 2_000_000  # bracket/quote tokens visited per source; bounds path
 
 
 def _json_candidates(text: str, openers: str):
-    """Balanced bracket spans starting at each opener in turn, strings respected."""
+    """(start, span) for the balanced bracket span starting at each opener in turn, strings respected."""
     budget = _SCAN_BUDGET
     for start in (i for i, c in enumerate(text) if c in openers):
         depth, in_string, skip_at = 0, False, -1
@@ -380,7 +396,7 @@ def _json_candidates(text: str, openers: str):
             elif c in "}]":
                 depth -= 1
                 if depth == 0:
-                    yield text[start:at + 1]
+                    yield start, text[start:at + 1]
                     break
 
 
@@ -397,7 +413,7 @@ def find_json(text: str, root: str | None = None) -> FoundJSON | None:
     openers = {"object": "{", "array": "["}.get(root or "", "{[")
     want = {"object": dict, "array": list}.get(root or "", (dict, list))
     for source in _json_sources(strip_reasoning(text)):
-        for candidate in _json_candidates(source, openers):
+        for _, candidate in _json_candidates(source, openers):
             try:
                 value = json.loads(candidate)
             except (json.JSONDecodeError, RecursionError):
@@ -407,11 +423,32 @@ def find_json(text: str, root: str | None = None) -> FoundJSON | None:
     return None
 
 
+def find_all_json(text: str, root: str | None = None) -> list[FoundJSON]:
+    """Every distinct JSON object (root="object"), array or either that the reply writes at top level (not one
+    nested in another), in the order find_json looks: ```json fences, other fences, the prose."""
+    openers = {"object": "{", "array": "["}.get(root or "", "{[")
+    want = {"object": dict, "array": list}.get(root or "", (dict, list))
+    out: list[FoundJSON] = []
+    for source in _json_sources(strip_reasoning(text)):
+        covered = -1
+        for start, candidate in _json_candidates(source, openers):
+            if start < covered:
+                continue
+            try:
+                value = json.loads(candidate)
+            except (json.JSONDecodeError, RecursionError):
+                continue
+            covered = start + len(candidate)
+            if isinstance(value, want) and all(value != f.value for f in out):
+                out.append(FoundJSON(value, candidate))
+    return out
+
+
 def json_error(text: str, root: str | None = None) -> str | None:
     """Why the first bracketed span that looks like JSON does not parse (for failure reasons)."""
     openers = {"object": "{", "array": "["}.get(root or "", "{[")
     for source in _json_sources(strip_reasoning(text)):
-        for candidate in _json_candidates(source, openers):
+        for _, candidate in _json_candidates(source, openers):
             if '"' not in candidate and ":" not in candidate:
                 continue  # "[1]" in prose, "{x}" in maths: not an attempt at JSON
             try:
@@ -425,6 +462,6 @@ def json_error(text: str, root: str | None = None) -> str | None:
 
 
 __all__ = ["CodeBlock", "FoundJSON", "ListItem", "MarkedAnswer", "Number", "clean_answer", "code_blocks",
-           "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
+           "counted_answers", "find_all_json", "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
            "marked_answers", "normalize", "numbers", "numbers_from", "paragraphs", "parse_number", "plain",
            "sentences", "strip_preamble", "strip_reasoning", "unwrap", "word_pattern", "words"]

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import math
 
+from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, json_answer, one_solution
-from pytest_crucible.grading.extract import clean_answer, find_json, json_error
+from pytest_crucible.grading.extract import clean_answer, find_all_json, find_json, json_error, numbers
 
 _FIELDS = {"type", "required", "exact", "extra_keys", "root"}
 TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
@@ -143,12 +144,44 @@ def shape_problems(data, required: dict, exact: dict | None = None, extra_keys: 
     return problems
 
 
-def locate(content: str, root: str = "object"):
-    """(value, why not found)."""
+def _scalars(data) -> list:
+    if isinstance(data, dict):
+        return [x for v in data.values() for x in _scalars(v)]
+    if isinstance(data, list):
+        return [x for v in data for x in _scalars(v)]
+    return [data]
+
+
+def _after(text: str, raw: str, data) -> str:
+    """Why the text around the answer object takes it back or offers another ("" when it does not): labelled
+    alternatives, a correction after it that names a number the object does not hold, an admitted error."""
+    offered = commitment.alternatives(text)
+    if offered:
+        return f"ambiguous answer: alternatives offered ({', '.join(offered[:3])})"
+    at = text.rfind(raw)
+    end = at + len(raw) if at >= 0 else text.rfind(raw[-1]) + 1
+    held = {n.value for x in _scalars(data) if not isinstance(x, bool) for n in numbers(str(x))}
+    for claim in commitment.claims(text, end):
+        other = [n.text for n in numbers(claim.value) if n.value not in held]
+        if other:
+            return f"ambiguous answer: corrected after the JSON ({claim.cue} ... {other[0]})"
+    taken_back = commitment.admission(text, end)
+    return f'ambiguous answer: taken back after it was given ("{taken_back}")' if taken_back else ""
+
+
+def locate(content: str, root: str = "object", prompt: str = ""):
+    """(value, why not found). Two different objects (one the prompt itself shows aside) are a hedge, and so is
+    a correction after the object (the commitment rule)."""
     text = clean_answer(content)
-    found = find_json(text, root)
-    if found is not None:
-        return found.value, ""
+    found = find_all_json(text, root)
+    given = [f.value for f in find_all_json(prompt, root)] if prompt and found else []
+    answers = [f for f in found if f.value not in given] or found[:1]
+    if len(answers) > 1:
+        shown = ", ".join(_show(f.value) for f in answers[:2])
+        return None, f"ambiguous answer: {len(answers)} different JSON {root}s ({shown})"
+    if answers:
+        problem = _after(text, answers[0].raw, answers[0].value)
+        return (None, problem) if problem else (answers[0].value, "")
     error = json_error(text, root)
     if error:
         return None, f"JSON is not valid: {error}"
@@ -158,12 +191,16 @@ def locate(content: str, root: str = "object"):
     return None, f"no JSON {root} in response"
 
 
+def prompt_text(case) -> str:
+    return "\n".join(m.get("content") for m in case.messages if isinstance(m.get("content"), str))
+
+
 def grade(case, response) -> Grade:
     spec = case.grader
     if not clean_answer(response.content):
         return Grade(False, "empty response")
     root = spec.get("root", "object")
-    data, why = locate(response.content, root)
+    data, why = locate(response.content, root, prompt_text(case))
     if why:
         return Grade(False, why)
     problems = shape_problems(data, spec.get("required", {}), spec.get("exact", {}),

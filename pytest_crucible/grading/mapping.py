@@ -16,6 +16,9 @@ the dog)`, `knave (if she were a knight ...)`); a number after "clue", "rule", "
 reference, not a value. Justifications on an answer row that name other values make it conflicting:
 the prompt asks for bare rows.
 
+Numbered alternatives ("Option 1: ... Option 2: ...") fail as ambiguous (the commitment rule,
+commitment.py) before any row is read.
+
 Where it reads: the final-answer section if there is one (from the last line starting "Final
 answer", "Answer", "Solution"), else the whole reply. There the last run of rows (blank lines and
 table rules between them allowed) is the answer block and decides every key it has a row for; a key
@@ -34,6 +37,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, json_answer, one_solution
 from pytest_crucible.grading.extract import clean_answer, normalize, plain, word_pattern
 
@@ -404,6 +408,9 @@ def grade(case, response) -> Grade:
     spec = case.grader
     if not clean_answer(response.content):
         return Grade(False, "empty response")
+    offered = commitment.alternatives(plain(clean_answer(response.content)), numbered_only=True)
+    if offered:  # "Option 1: ... Option 2: ...": two answers offered side by side
+        return Grade(False, f"ambiguous answer: alternatives offered ({', '.join(offered[:3])})")
     shape = Shape.of(spec["answer"], bool(spec.get("case_sensitive", False)))
     found = read(response.content, shape)
     problems, checked = [], 0

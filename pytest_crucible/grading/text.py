@@ -16,8 +16,16 @@ from functools import lru_cache
 
 # ---------------------------------------------------------------- comparison
 
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "“": '"', "”": '"', "„": '"', "−": "-",
-                         "–": "-", "—": "-", "⁄": "/"})
+# How models write what a reader takes for ASCII: typographic quotes, every Unicode hyphen, dash and minus
+# (U+2010-2015, U+2212; NFKC leaves them, and a non-breaking hyphen in "FP\u20113948" is still a hyphen), the
+# fraction slash; zero-width characters and soft hyphens are dropped. NFKC itself folds full-width digits and
+# letters, non-breaking and thin spaces.
+_TYPOGRAPHIC = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
+    "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
+    **{chr(c): "-" for c in range(0x2010, 0x2016)}, "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\u2043": "-",
+    "\u2044": "/", "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None, "\ufeff": None, "\u00ad": None,
+})
 _EMPHASIS = re.compile(r"\*\*|~~|`|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 _EDGE_PUNCT = " \t\n\r.,;:!?'\"()[]{}<>*`~"
 
@@ -25,11 +33,16 @@ _EDGE_PUNCT = " \t\n\r.,;:!?'\"()[]{}<>*`~"
 _THIN_GROUP = re.compile("(?<=[0-9])[\u00a0\u202f\u2009](?=[0-9]{3}(?![0-9]))")
 
 
+def typographic(text: str) -> str:
+    """The text with the characters models write for ASCII ones folded to ASCII (see _TYPOGRAPHIC): what a
+    line-exact check compares, markdown left as it is."""
+    text = _THIN_GROUP.sub(",", text or "")  # NFKC would turn "1 234" (thin space) into two numbers
+    return unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHIC)
+
+
 def plain(text: str) -> str:
     """Unicode-normalised text without markdown emphasis, for searching."""
-    text = _THIN_GROUP.sub(",", text or "")  # NFKC would turn "1 234" (thin space) into two numbers
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return _EMPHASIS.sub("", text)
+    return _EMPHASIS.sub("", typographic(text))
 
 
 def normalize(text: str, case_sensitive: bool = False) -> str:
