@@ -184,7 +184,10 @@ WEATHER_TOOLS = [
 def test_calls_must_satisfy_the_offered_tools_schemas(calls, reason):
     g = run(WEATHER, calls, tools=WEATHER_TOOLS)
     assert (g.passed, g.reason) == (False, reason)
-    assert run(WEATHER, [("get_weather", {"city": "Paris", "days": 3.0})], tools=WEATHER_TOOLS).passed
+    assert run(WEATHER, [("get_weather", {"city": "Paris", "days": 3})], tools=WEATHER_TOOLS).passed
+    # integers are integers (issue 19): 3.0 is what the tool's integer parameter refuses
+    assert run(WEATHER, [("get_weather", {"city": "Paris", "days": 3.0})], tools=WEATHER_TOOLS).reason == \
+        "get_weather.days: 3.0 is not of type 'integer'"
 
 
 def test_a_broken_tool_schema_is_the_cases_fault():
