@@ -413,16 +413,20 @@ def judge(checker, item: Item, candidate: Candidate) -> Verdict:
     return verdict
 
 
-def corpus(items: list[Item], sample: int | None = None, seed: int = 0) -> list[tuple[Item, Candidate]]:
+def corpus(items: list[Item], per_class: int | None = None, seed: int = 0) -> list[tuple[Item, Candidate]]:
+    """Every candidate of every item, or a seeded sample of at most `per_class` from each class."""
     pairs = [(item, c) for item in items for c in candidates(item)]
-    if sample is not None and sample < len(pairs):
-        pairs = random.Random(seed).sample(pairs, sample)
-    return pairs
+    if per_class is None:
+        return pairs
+    rng, by_kind = random.Random(seed), defaultdict(list)
+    for pair in pairs:
+        by_kind[pair[1].kind].append(pair)
+    return [pair for kind in sorted(by_kind) for pair in rng.sample(by_kind[kind], min(per_class, len(by_kind[kind])))]
 
 
-def run(sample: int | None = None, seed: int = 0) -> list[Verdict]:
+def run(per_class: int | None = None, seed: int = 0) -> list[Verdict]:
     checker = load_checker()
-    return [judge(checker, item, c) for item, c in corpus(load_items(), sample, seed)]
+    return [judge(checker, item, c) for item, c in corpus(load_items(), per_class, seed)]
 
 
 def summary(verdicts: list[Verdict]) -> dict:
