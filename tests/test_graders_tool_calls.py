@@ -157,13 +157,15 @@ def test_set_and_contains_matchers():
         'tag.note = "refunded", expected text containing "refund  due"'
 
 
-def test_loose_strings_compare_letters_and_digits_only():
+def test_loose_strings_ignore_bfcls_punctuation_but_keep_signs_and_symbols():
     spec = {"calls": [{"name": "weather", "arguments": {"place": "San Francisco, CA", "day": "2024-05-01"}}]}
     loose = {**spec, "strings": "loose"}
     args = {"place": "san francisco ca", "day": "2024/05/01"}
     assert run(loose, [("weather", args)]).passed
     assert run(spec, [("weather", args)]).reason == 'weather.place = "san francisco ca", expected "San Francisco, CA"'
     assert not run(loose, [("weather", {**args, "place": "San Francisco, CO"})]).passed
+    assert not run(loose, [("weather", {**args, "day": "-2024/05/01"})]).passed
+    assert not run(loose, [("weather", {**args, "place": "San Francisco @ CA"})]).passed
 
 
 WEATHER_TOOLS = [
