@@ -57,21 +57,25 @@ def _tool_call_variants(case) -> dict[str, dict]:
     reference = case.verify["reference"]
     calls = reference["tool_calls"]
 
-    def floats(value):
+    schemas = {t["function"]["name"]: t["function"]["parameters"] for t in case.tools}
+
+    def floats(value, schema: dict):
+        """Whole numbers as 2.0 where the schema says number (an integer parameter refuses 2.0)."""
         if isinstance(value, bool):
             return value
-        if isinstance(value, int):
+        if isinstance(value, int) and schema.get("type") == "number":
             return float(value)
         if isinstance(value, dict):
-            return {k: floats(v) for k, v in value.items()}
+            return {k: floats(v, (schema.get("properties") or {}).get(k) or {}) for k, v in value.items()}
         if isinstance(value, list):
-            return [floats(v) for v in value]
+            return [floats(v, schema.get("items") or {}) for v in value]
         return value
 
     out = {"with a sentence": {"content": "Sure, I'll take care of that now.", "tool_calls": calls},
            "arguments in another order": {"tool_calls": [{**c, "arguments": dict(reversed(list(c["arguments"].items())))}
                                                          for c in calls]},
-           "whole numbers written as 2.0": {"tool_calls": [{**c, "arguments": floats(c["arguments"])} for c in calls]},
+           "whole numbers written as 2.0 for a number": {"tool_calls": [
+               {**c, "arguments": floats(c["arguments"], schemas[c["name"]])} for c in calls]},
            "arguments as JSON text": {"tool_calls": [{**c, "arguments": json.dumps(c["arguments"], indent=1)} for c in calls]}}
     if case.grader.get("order", "any") == "any" and len(calls) > 1:
         out["calls in another order"] = {"tool_calls": calls[::-1]}

@@ -128,8 +128,10 @@ print(json.dumps({{"calls": [call], "values": {{"Booked:": hm(start)}}}}))
 
 
 def _either(minutes: int) -> dict:
+    """The forms of a time the grader accepts: HH:MM, without its leading zero, and with seconds."""
     text = _hm(minutes)
-    return {"one_of": [text, text.lstrip("0")]} if text.startswith("0") else text
+    forms = [text, text.lstrip("0")] if text.startswith("0") else [text]
+    return {"one_of": [*forms, f"{text}:00"]}
 
 
 def _case(number: int, title: str, rng: random.Random) -> dict:
@@ -142,7 +144,7 @@ def _case(number: int, title: str, rng: random.Random) -> dict:
               "than 09:00 and ending no later than 17:00. Events shown as free do not block a slot. Do not "
               "change anyone's existing events.\n\nFinish with one line: Booked: <start HH:MM>-<end HH:MM>")
     call = {"name": "create_event",
-            "arguments": {"title": {"contains": title}, "date": DAY, "start": _either(truth),
+            "arguments": {"title": title, "date": DAY, "start": _either(truth),
                           "end": _either(truth + length), "attendees": {"set": who}}}
     reads = tool_turn(*[("get_calendar", {"person": p, "date": DAY}) for p in who])
     retry = tool_turn(("get_calendar", {"person": flaky, "date": DAY}))

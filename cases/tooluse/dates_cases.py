@@ -43,6 +43,11 @@ def _hm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+def _clock_forms(hm: str) -> dict:
+    """The forms of a time the grader accepts: HH:MM as asked, and the same time with seconds."""
+    return {"one_of": [hm, f"{hm}:00"]}
+
+
 def _next_month(day: date, months: int = 1) -> tuple[int, int]:
     index = day.year * 12 + day.month - 1 + months
     return index // 12, index % 12 + 1
@@ -210,6 +215,7 @@ def _case(number: int, rng: random.Random) -> dict:
     spec = TEMPLATES[number - 1](rng, today, title)
     fields = dict(title=title, date=spec["day"].isoformat(), start_time=_hm(spec["start"]),
                   duration_minutes=spec["minutes"])
+    expected = _call("create_event", **{**fields, "start_time": _clock_forms(fields["start_time"])})
     wrong_day, wrong_value = spec["slips"]
     near = []
     if wrong_day is not None:
@@ -221,7 +227,7 @@ def _case(number: int, rng: random.Random) -> dict:
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
         "title": spec["title"], "notes": spec["notes"], "prompt": spec["prompt"], "tools": spec.get("tools", TOOLS),
         "max_tokens": 4096,
-        "grader": {"type": "tool_calls", "calls": [_call("create_event", **fields)], "allow_extra": False,
+        "grader": {"type": "tool_calls", "calls": [expected], "allow_extra": False,
                    "forbidden": ["create_reminder"]},
         "verify": {"solver": spec["solver"].replace("PROMPT", repr(spec["prompt"]), 1),
                    "reference": tool_turn(("create_event", fields)),

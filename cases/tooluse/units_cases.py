@@ -123,6 +123,11 @@ def _clock(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+def _clock_forms(hm: str) -> dict:
+    """The forms of a time the grader accepts: HH:MM as asked, and the same time with seconds."""
+    return {"one_of": [hm, f"{hm}:00"]}
+
+
 def _spoken(minutes: int) -> str:
     """A time of day as people say it: 'a quarter to seven in the morning', 'half past nine at night'."""
     names = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"]
@@ -167,10 +172,11 @@ zones = {"nursery": "bedroom_kids", "home office": "study", "main bedroom": "bed
 zone = zones[re.search(r"keep the (.+?) at", prompt).group(1)]
 print(json.dumps({"calls": [{"name": "set_schedule", "arguments": {"zone": zone, "temperature_c": c, "start": start, "end": end}}]}))
 '''
-    right = _call("set_schedule", **fields)
+    right = _call("set_schedule", **{**fields, "start": _clock_forms(fields["start"]), "end": _clock_forms(fields["end"])})
     twelve = (start - 12 * 60) % 1440
     return {"difficulty": "hard", "title": "A nightly heating period in °F and spoken times, set in °C and 24-hour times",
-            "prompt": prompt, "tools": tools, "expected": [right], "solver": solver,
+            "prompt": prompt, "tools": tools, "expected": [right], "reference": [_call("set_schedule", **fields)],
+            "solver": solver,
             "notes": ("Fahrenheit to Celsius on the tool's half-degree grid, two spoken times ('a quarter to seven in "
                       "the morning', 'half past nine at night') to 24-hour HH:MM across midnight, a room name to an "
                       "enum value that does not repeat it (nursery -> bedroom_kids), and a one-off 'set now' decoy; "
@@ -259,7 +265,7 @@ def _case(number: int, rng: random.Random) -> dict:
         "grader": {"type": "tool_calls", "calls": expected, "allow_extra": False,
                    "forbidden": [t["function"]["name"] for t in spec["tools"][1:]]},
         "verify": {"solver": spec["solver"].replace("PROMPT", repr(spec["prompt"]), 1),
-                   "reference": _reply(*expected),
+                   "reference": _reply(*spec.get("reference", expected)),
                    "wrong": [REFUSAL, "Unit conversions like these are easy to get wrong, so double-check them "
                              "before you submit anything.", *spec["wrong"]]},
     }

@@ -15,6 +15,7 @@ Matchers may sit inside lists and mappings. How two plain values compare is the 
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any, Callable
 
@@ -44,9 +45,31 @@ def problem(value: Any) -> str | None:
     return None
 
 
+# typographic dashes, hyphens and minus signs (U+2010-2015, U+2212) and quotes, as their ASCII forms
+_TYPOGRAPHIC = str.maketrans({**{chr(c): "-" for c in range(0x2010, 0x2016)}, "\u2212": "-",
+                              **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
+                              **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"')})
+# strings: loose drops what BFCL's standardize_string drops (blanks and , . / _ * ^) ...
+_LOOSE_DROPPED = re.compile(r"[\s,./_*^]")
+# ... and a hyphen after a letter, digit or closing bracket (a joiner or a binary minus: 2024-05-01,
+# Jean-Luc, x - 1), but not a minus sign that starts a value or follows an operator (-5, x * -2)
+_JOINING_HYPHEN = re.compile(r"(?<=[\w)\]])\s*-")
+
+
 def fold(text: str) -> str:
-    """Text as matchers compare it: Unicode-normalised, case-folded, blanks collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+    """Text as matchers compare it (`strings: normal`): Unicode-normalised (NFKC: full-width forms, non-breaking
+    spaces), typographic dashes, minus signs and quotes as ASCII, case-folded, blanks collapsed. Every sign,
+    operator and symbol is kept: "x - 1" != "x + 1", "a@b.example" != "ab.example", '"AAPL"' != "AAPL"."""
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHIC).split()).casefold()
+
+
+def loose(text: str) -> str:
+    """Text as `strings: loose` compares it, BFCL's rule (bfcl_eval's standardize_string): fold() and then
+    blanks and the punctuation , . / _ * ^ ignored, ' read as ", a hyphen between values ignored
+    ("2024/05/01" == "2024-05-01", "New York, NY" == "new york ny"). Unlike BFCL, a minus sign that starts
+    a value or follows an operator counts ("-5" != "5", "exp(-x)" != "exp(x)"); signs, operators and
+    symbols stay: "3x**2 - 2x + 1" != "3x**2 + 2x - 1", "a@b.example" != "ab.example"."""
+    return _LOOSE_DROPPED.sub("", _JOINING_HYPHEN.sub("", fold(text))).replace("'", '"')
 
 
 def fits(got: Any, want: Any, same: Same, *, exact: bool = False) -> bool:
@@ -141,5 +164,5 @@ def same_pattern(derived: dict, pattern: dict) -> bool:
     return json.dumps(derived, sort_keys=True) == json.dumps(pattern, sort_keys=True)
 
 
-__all__ = ["KINDS", "assign", "describe", "fits", "fold", "is_matcher", "may_be_absent", "problem", "same_pattern",
-           "show", "tools_named"]
+__all__ = ["KINDS", "assign", "describe", "fits", "fold", "is_matcher", "loose", "may_be_absent", "problem",
+           "same_pattern", "show", "tools_named"]

@@ -2,25 +2,32 @@
 
     grader: {type: tool_calls, calls: [{name: get_weather, arguments: {city: Paris, unit: celsius}}],
              order: any, allow_extra: false, forbidden: [delete_file], arguments_match: subset,
-             strings: normal, expect_no_call: false, answer: {...}}
+             strings: normal, expect_no_call: false, allow_empty: false, answer: {...}}
 
 - `calls`: the expected calls. A call without `arguments` is matched on its name alone. A wanted value
-  may be a matcher (graders/matchers.py): {one_of: [...]}, {set: [...]}, {contains: text}, or
-  {optional: [...]} for an argument that may be left out (what an imported benchmark lists as possible).
-- `order: strict` needs them in the given order; `any` accepts any order.
+  may be a matcher (graders/matchers.py): {one_of: [...]} (the equivalent forms the case accepts, e.g.
+  {one_of: ["16:30", "16:30:00"]}: no other form is guessed), {set: [...]}, {contains: text} (free text,
+  never a value the user dictated), or {optional: [...]} for an argument that may be left out.
+- `order: strict` needs them in the given order; `any` accepts any order (the largest matching of calls
+  made to calls expected, not BFCL's first fit).
 - `allow_extra: false` needs exactly as many calls as expected; true lets other calls in.
-- `arguments_match: subset` lets the model add arguments; `exact` does not.
+- `arguments_match: subset` lets the model add arguments the tool declares; `exact` does not.
 - `forbidden`: calling any of these fails, whatever else happened.
 - `expect_no_call: true`: passes only when no tool is called; `answer` (the trace grader's answer checks:
   all, any, forbidden, values, decoys, json, max_words, grounded) then grades what the reply says, so a
-  refusal or a reply about something else fails.
-- `strings: loose` compares strings on their letters and digits only ("San Francisco, CA" ==
-  "san francisco ca"); `normal` (the default) ignores case, surrounding and repeated blanks.
+  refusal or a reply about something else fails. `allow_empty: true` also passes an empty reply (BFCL's
+  irrelevance rule: no call is all it asks).
+- `strings: normal` (the default) compares strings after fold(): Unicode forms, typographic dashes and
+  quotes, case and blanks ignored, every sign, operator and symbol kept ("x - 1" != "x + 1", an address
+  without its @ is another string); `loose` is BFCL's rule (matchers.loose: blanks and , . / _ * ^ and
+  joining hyphens ignored too, "2024/05/01" == "2024-05-01"; a minus sign still counts).
 
 Every call's arguments must be a JSON object. When the case defines tools, every call must be to one of
-them and its arguments must satisfy that tool's JSON schema (required arguments, types, enums): a
-call the tool itself would refuse is wrong whatever the expected values say. Other values: numbers
-compare numerically (1 == 1.0) but never equal a string ("3" != 3), booleans and null are themselves.
+them and its arguments must satisfy that tool's JSON schema as tool_schema.py reads it: no argument the
+tool does not declare (unless its schema lets others in), integers are integers (10.0 is no integer),
+required arguments, types, enums. A call the tool itself would refuse is wrong whatever the expected values
+say. Other values: numbers compare numerically (1 == 1.0; the schema says whether 1.0 is allowed) but
+never equal a string ("3" != 3), booleans and null are themselves.
 """
 
 from __future__ import annotations
@@ -28,8 +35,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pytest_crucible.common.errors import CaseError
-from pytest_crucible.grading import matchers
+from pytest_crucible.grading import matchers, tool_schema
 from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
 from pytest_crucible.grading.extract import strip_reasoning
 from pytest_crucible.grading.final_answer import (
@@ -40,7 +46,7 @@ from pytest_crucible.grading.final_answer import (
 )
 
 _FIELDS = {"type", "calls", "order", "allow_extra", "forbidden", "arguments_match", "expect_no_call", "answer",
-           "strings"}
+           "strings", "allow_empty"}
 
 
 def check(spec: dict) -> list[tuple[str | None, str]]:
@@ -65,6 +71,11 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
                 problems.append((f"calls[{i}].arguments", bad))
     if not isinstance(no_call, bool):
         problems.append(("expect_no_call", "expect_no_call is true or false"))
+    if spec.get("allow_empty", False) not in (True, False):
+        problems.append(("allow_empty", "allow_empty is true or false"))
+    elif spec.get("allow_empty") and no_call is not True:
+        problems.append(("allow_empty", "allow_empty passes an empty reply where no call is expected: set "
+                                        "expect_no_call: true"))
     elif no_call and calls:
         problems.append(("calls", "expect_no_call: true means no calls are expected; remove calls"))
     elif not no_call and not calls:
@@ -105,13 +116,9 @@ def _matcher_problem(value) -> str | None:
 
 # ------------------------------------------------------------------------------------------ values
 
-def _letters_and_digits(text: str) -> str:
-    return "".join(ch for ch in matchers.fold(text) if ch.isalnum())
-
-
 def comparer(spec: dict) -> matchers.Same:
     """How two plain values compare under this spec (see the module docstring)."""
-    text = _letters_and_digits if spec.get("strings", "normal") == "loose" else matchers.fold
+    text = matchers.loose if spec.get("strings", "normal") == "loose" else matchers.fold
 
     def same(got, want) -> bool:
         if isinstance(want, bool) or want is None:
@@ -151,39 +158,6 @@ def call_problem(expected: dict, name: str, args, exact: bool, same: matchers.Sa
     if "arguments" not in expected:
         return None
     return argument_problem(name, args, expected["arguments"], exact, same)
-
-
-# ------------------------------------------------------------------------------------------ schema
-
-def schema_problem(tool: dict, args: dict) -> str | None:
-    """Why a tool (an OpenAI function tool) would refuse these arguments under its JSON schema."""
-    from jsonschema import Draft202012Validator  # lazy: ~70 ms; only tool schemas need it
-    from jsonschema.exceptions import SchemaError, UnknownType, best_match  # lazy: as above
-
-    fn = tool["function"]
-    schema = fn.get("parameters") or {"type": "object"}
-    try:
-        error = best_match(Draft202012Validator(schema).iter_errors(args))
-    except (SchemaError, UnknownType) as exc:
-        raise CaseError(f"the parameters of tool {fn['name']} are not a valid JSON schema: "
-                        f"{str(exc).splitlines()[0]}") from None
-    if error is None:
-        return None
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-    message = " ".join(error.message.split())
-    return f"{fn['name']}{where}: {message if len(message) <= 120 else message[:117] + '...'}"
-
-
-def tool_schema_problem(tool: dict) -> str | None:
-    """Why a tool's parameters are not a JSON schema the grader can check calls against."""
-    from jsonschema import Draft202012Validator  # lazy: ~70 ms; only tool schemas need it
-    from jsonschema.exceptions import SchemaError  # lazy: as above
-
-    try:
-        Draft202012Validator.check_schema(tool["function"].get("parameters") or {"type": "object"})
-    except SchemaError as exc:
-        return f"the parameters of tool {tool['function']['name']} are not a valid JSON schema: {exc.message}"
-    return None
 
 
 # ------------------------------------------------------------------------------------------ grade
@@ -226,6 +200,8 @@ def grade(case, response) -> Grade:
     summary = "; ".join(f"{c.name}({c.arguments})" for c in made) or None
     details = {"calls": [{"name": c.name, "arguments": c.arguments} for c in made]}
     if not made and not strip_reasoning(response.content or "").strip():
+        if spec.get("expect_no_call", False) and spec.get("allow_empty", False):
+            return Grade(True, "", answer="", details=details)
         return Grade(False, "empty response", details=details)
     if spec.get("expect_no_call", False):
         if made:
@@ -241,6 +217,7 @@ def grade(case, response) -> Grade:
     if hit:
         return fail(f"called {hit} (forbidden)")
     offered = {t["function"]["name"]: t for t in case.tools if isinstance(t.get("function"), dict)}
+    loose_strings = spec.get("strings", "normal") == "loose"
     actual = []
     for c in made:
         name, args = c.name.strip(), c.parsed_arguments()
@@ -251,7 +228,7 @@ def grade(case, response) -> Grade:
         if offered:
             if name not in offered:
                 return fail(f"called {name}, which is not among the offered tools")
-            problem = schema_problem(offered[name], args)
+            problem = tool_schema.problem(offered[name], args, loose_strings=loose_strings)
             if problem:
                 return fail(problem)
         actual.append((name, args))
@@ -336,7 +313,7 @@ class ToolCallsGrader(BaseGrader):
         return matchers.tools_named(spec)
 
     def case_problems(self, case) -> list[str]:
-        return [problem for problem in map(tool_schema_problem, case.tools) if problem]
+        return [problem for problem in map(tool_schema.schema_problem, case.tools) if problem]
 
     def read_solver_output(self, spec: dict, lines: list[str]):
         return json_answer(spec, super().read_solver_output(spec, lines))

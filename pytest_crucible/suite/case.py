@@ -427,11 +427,13 @@ def check_unique_ids(cases: list[Case]) -> None:
 # ---------------------------------------------------------------- helpers for Python case files
 
 def function_tool(name: str, description: str, properties: dict | None = None,
-                  required: list[str] | None = None) -> dict:
-    """An OpenAI function-tool definition; `properties` maps argument names to JSON-schema types."""
+                  required: list[str] | None = None, *, additional_properties: bool = False) -> dict:
+    """An OpenAI function-tool definition; `properties` maps argument names to JSON-schema types. Other
+    arguments are refused (`additionalProperties: false`) unless `additional_properties` lets them in."""
     return {"type": "function", "function": {
         "name": name, "description": description,
-        "parameters": {"type": "object", "properties": properties or {}, "required": list(required or [])}}}
+        "parameters": {"type": "object", "properties": properties or {}, "required": list(required or []),
+                       "additionalProperties": additional_properties}}}
 
 
 def tool_turn(*calls: tuple[str, dict], content: str = "") -> dict:

@@ -13,12 +13,25 @@ Five single-turn categories become cases `BFCL-<category>-<n>`:
     parallel-multiple   several functions, several calls in one reply
     irrelevance         no function fits: the reply must call none
 
-Each expected call is checked as BFCL's possible answers describe it, by the tool_calls grader: the
-function name, every argument among its listed values (a value list with "" may also be left out), no
-argument the answer does not list (`arguments_match: exact`), strings compared on their letters and
-digits, calls in any order, and the arguments valid under the function's JSON schema. BFCL writes its
-schemas in Python's words (dict, float, tuple, any); they are sent as JSON schema (object, number,
-array, no type), and names are sent as OpenAI tools allow them (`math.factorial` -> `math_factorial`).
+Each expected call is checked as BFCL's possible answers describe it, by the tool_calls grader, following
+BFCL's own checker (bfcl_eval/eval_checker/ast_eval/ast_checker.py): the function name, every argument
+among its listed values (a value list with "" may also be left out), no argument the answer does not list
+(`arguments_match: exact`) nor one the function does not declare, integers as integers (10.0 is no
+integer; an integer passes for a float), strings under BFCL's standardisation (`strings: loose`: case,
+blanks and , . / _ * ^ ignored, ' read as "), enum values in any case, calls in any order, and the
+arguments valid under the function's JSON schema; an irrelevance item passes any reply without a call,
+an empty one too (`allow_empty`). BFCL writes its schemas in Python's words (dict, float, tuple, any);
+they are sent as JSON schema (object, number, array, no type), and names are sent as OpenAI tools allow
+them (`math.factorial` -> `math_factorial`).
+
+Where the grader differs from BFCL's checker on purpose (benchmarks/checker_agreement.py counts each):
+- parallel calls are matched as a largest assignment, not first fit: BFCL fails a reply whose first call
+  fits two expected calls when its greedy pick takes the wrong one;
+- strings are normalised at every depth (BFCL leaves strings inside a list inside a mapping as written);
+- a minus sign that starts a value or follows an operator counts ("-5" != "5"; BFCL drops every "-");
+- "" given for an argument BFCL lets be left out is a value, not the omission (BFCL passes it);
+- a value the function's own schema refuses fails although BFCL lists it (a variable name for a number,
+  a value outside the enum, a string where the schema says array, a required argument left out).
 
 `verify.accepted` holds a reply for every listed possible value (the first value of every argument, then
 each other value or omission in turn, and the calls in reverse order), which `crucible cases verify
@@ -284,7 +297,7 @@ def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, li
         first = tools[0]["function"]
         filled = {k: _placeholder(v) for k, v in first["parameters"].get("properties", {}).items()
                   if k in first["parameters"].get("required", [])}
-        grader = {"type": "tool_calls", "expect_no_call": True}
+        grader = {"type": "tool_calls", "expect_no_call": True, "allow_empty": True}
         verify = {"accepted": [NO_FUNCTION],
                   "wrong": [{"tool_calls": [{"name": first["name"], "arguments": {}}]},
                             {"tool_calls": [{"name": first["name"], "arguments": filled}]}]}
