@@ -248,5 +248,5 @@ def schema(name: SchemaName) -> dict[str, Any]:
 
 def validate(name: SchemaName, data: object) -> None:
     """Raise jsonschema.ValidationError where `data` does not have the declared shape."""
-    import jsonschema  # only scripts and tests validate: the report itself does not need it
+    import jsonschema  # lazy: only scripts and tests validate; writing a report does not need it
     jsonschema.validate(data, schema(name), cls=jsonschema.Draft202012Validator)
