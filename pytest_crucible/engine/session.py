@@ -42,7 +42,7 @@ class RunSession:
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
                  run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
                  resume: str | None = None, max_cost: float | None = None, invocation: str | None = None,
-                 judge: str | None = None):
+                 judge: str | None = None, on_client: Callable[[ModelSpec, object], None] | None = None):
         self.config: Config = load_config(find_config_path(config_path))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
@@ -60,6 +60,7 @@ class RunSession:
         self.rows: list[Row] = []
         self.flags: dict = {}
         self._clients: dict[str, object] = {}
+        self.on_client = on_client  # told of each client made here (the plugin's pytest_crucible_client_made)
         self._seen_ids: dict[str, str] = {}
         self._models_by_params: dict[str, str] | None = None
         self.other_failures = 0  # failed items that are not a model's wrong answer (a gated run still fails)
@@ -219,6 +220,8 @@ class RunSession:
                 model_guard=model.model_guard, on_retry=lane.throttled if lane is not None else None,
                 thinking=Thinking(model.thinking, model.thinking_api))
             self._clients[key] = ScheduledClient(client, model, lane, self.ledger())
+            if self.on_client is not None:
+                self.on_client(model, self._clients[key])
         return self._clients[key]
 
     def _lane(self, provider) -> ProviderLane:

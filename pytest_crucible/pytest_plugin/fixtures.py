@@ -11,21 +11,21 @@ from pytest_crucible.common.errors import CostCapReached, InfraError, SandboxErr
 from pytest_crucible.engine.config import ModelSpec
 from pytest_crucible.grading.code import canary
 from pytest_crucible.local import LeaseManager, LocalServerError
-from pytest_crucible.pytest_plugin.plugin import SESSION_KEY, setting_value
+from pytest_crucible.pytest_plugin.state import SESSION_KEY, item_state, setting_value
 from pytest_crucible.suite.case import DEFAULT_MAX_TOKENS
 
 
 def _infra_error(request, message: str):
     """Fail the item as an infrastructure error (a pytest ERROR, never a model failure). A case item or a
     user's check that has no row yet gets an error row, so the failure is in rows.jsonl and the report too."""
-    node = request.node
-    case = getattr(node, "crucible_case", None) or getattr(node, "crucible_check", None)
-    if case is not None and getattr(node, "crucible_row", None) is None:
+    state = item_state(request.node)
+    case = state and (state.case or state.check)
+    if case is not None and state.row is None:
         session = _run_session(request)
-        model = session.model(node.crucible_model_name)
-        row = session.begin_row(case, model, node.crucible_repeat)
-        row.record_responses(getattr(node, "crucible_responses", []), model)
-        node.crucible_row = row.settle("error", message)
+        model = session.model(state.model_name)
+        row = session.begin_row(case, model, state.repeat)
+        row.record_responses(state.responses, model)
+        state.row = row.settle("error", message)
     pytest.fail(f"infrastructure error (not scored): {message}", pytrace=False)
 
 
@@ -39,7 +39,8 @@ def _run_session(request):
 @pytest.fixture
 def crucible_case(request):
     """The Case of the current item."""
-    case = getattr(request.node, "crucible_case", None)
+    state = item_state(request.node)
+    case = state.case if state is not None else None
     if case is None:
         pytest.skip("not a crucible case item")
     return case
@@ -50,11 +51,11 @@ def crucible_model(request) -> ModelSpec:
     """The ModelSpec (from models.yaml) the current item asks. A user's test that requests it (directly or
     through crucible_client, crucible_ask, ...) runs once per --models entry, with id `test_x[model]`."""
     session = _run_session(request)
-    name = getattr(request.node, "crucible_model_name", None)
-    if name is None:
+    state = item_state(request.node)
+    if state is None:
         pytest.skip("not parametrized over --models (crucible_model is requested through a fixture "
                     "that pytest-crucible does not see)")
-    return session.model(name)
+    return session.model(state.model_name)
 
 
 # -- local models (pytest_crucible/lease) -----------------------------------------------------------
@@ -126,7 +127,7 @@ def crucible_ask(request, crucible_model, crucible_client):
     model, for a user's own check. Its row (rows.jsonl, the report) carries the last answer, each ask's
     timings and tokens (`turns`), and tokens and cost of every ask; an endpoint failure is an
     infrastructure error, not a failed check, and a request the cost cap refuses skips the check."""
-    asked = request.node.crucible_responses = []
+    asked = item_state(request.node).responses = []  # crucible_model skipped an item without a record
 
     def ask(prompt, *, max_tokens: int | None = None, **params):
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
@@ -152,13 +153,13 @@ def crucible_result(request, crucible_case, crucible_model):
     An infrastructure failure is a pytest error, not a failure. An item a resumed run already finished
     gets its old row, and no client (a local model's server is not started for it)."""
     session = _run_session(request)
-    repeat = getattr(request.node, "crucible_repeat", 1)
-    row = session.finished_row(crucible_case, crucible_model, repeat)
-    request.node.crucible_resumed = row is not None
+    state = item_state(request.node)  # crucible_model skipped an item without one
+    row = session.finished_row(crucible_case, crucible_model, state.repeat)
+    state.resumed = row is not None
     if row is None:
         client = request.getfixturevalue("crucible_client")
-        row = session.run_item(crucible_case, crucible_model, client, repeat=repeat, key=request.node.nodeid)
-    request.node.crucible_row = row
+        row = session.run_item(crucible_case, crucible_model, client, repeat=state.repeat, key=request.node.nodeid)
+    state.row = row
     if row.outcome == "error":
         _infra_error(request, row.reason)
     if row.outcome == "skipped":

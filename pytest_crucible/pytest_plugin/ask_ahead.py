@@ -1,0 +1,127 @@
+"""Asking ahead: a provider's `concurrency` requests stay in flight while pytest runs items one at a time,
+with or without xdist (whose workers then share the run's id and are kept a queue deep enough)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import pytest
+
+from pytest_crucible.engine.item_kinds import kind_for
+from pytest_crucible.engine.scheduler import Upcoming
+from pytest_crucible.engine.session import RunSession
+from pytest_crucible.pytest_plugin import compat
+from pytest_crucible.pytest_plugin.state import item_state
+
+FIXTURES_MODULE = "pytest_crucible.pytest_plugin.fixtures"
+# the fixtures an item is asked through: a conftest overriding any of them answers with its own client
+ASKING_FIXTURES = ("crucible_result", "crucible_client", "crucible_endpoint", "crucible_lease")
+
+
+class XdistHooks:
+    """Registered only when xdist is loaded: workers share the controller's run id (and what else a
+    run's processes share); with provider-backed models each worker is kept a queue deep enough to ask
+    its providers' `concurrency` requests ahead."""
+
+    def __init__(self, session: RunSession):
+        self.session = session
+
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log):
+        lookahead = self.session.lookahead()
+        if config.getoption("dist", None) != "load" or not lookahead:
+            return None
+        return _ask_ahead_scheduling(config, log, lookahead)
+
+    def pytest_configure_node(self, node) -> None:
+        node.workerinput["crucible_run_id"] = self.session.run_id
+        node.workerinput["crucible_invocation"] = self.session.invocation
+        if self.session.finished or self.session.flags.get("resumed"):
+            node.workerinput["crucible_resume_dir"] = str(self.session.out_dir / self.session.run_id)
+
+
+def _ask_ahead_scheduling(config: pytest.Config, log, lookahead: int):
+    """xdist's LoadScheduling (same order, same chunks of consecutive items), except that every worker
+    is kept `lookahead` items queued while items are left: with LoadScheduling's own shrinking refills
+    a worker knows too few of its next items to keep its providers busy near the end of a run."""
+    from xdist.scheduler import LoadScheduling  # lazy: ~20 ms; only runs with xdist workers schedule
+
+    class AskAheadScheduling(LoadScheduling):
+        def schedule(self) -> None:
+            first = self.collection is None
+            super().schedule()
+            if first and self.collection:
+                for node in self.nodes:
+                    self.check_schedule(node)
+
+        def check_schedule(self, node, duration: float = 0) -> None:
+            if node.shutting_down:
+                return
+            if not self.pending:
+                node.shutdown()
+                return
+            missing = lookahead - len(self.node2pending[node])
+            if missing > 0 and not compat.send_tests(self, node, missing):
+                super().check_schedule(node, duration)
+
+    return AskAheadScheduling(config, log)
+
+
+class AskAhead:
+    """Registered when a run has provider-backed models: before each item runs, the items after it are
+    asked ahead (scheduler.Prefetcher), so a provider's `concurrency` requests stay in flight with no
+    -n at all. What comes next is pytest's own list (selection, --lf, -k, -m already applied), or under
+    xdist the worker's queue of items the controller sent it; -x stops the asking."""
+
+    def __init__(self, session: RunSession, config: pytest.Config):
+        self.session, self.config = session, config
+        self._entries: dict[str, Upcoming] = {}
+        self._positions: dict[str, int] | None = None
+        self._worker_queue = compat.xdist_worker_queue(config)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        prefetcher = self.session.prefetch()
+        if item.session.shouldstop or item.session.shouldfail:
+            prefetcher.stop()
+            return
+        prefetcher.advance(self._entry(i) for i in self._upcoming(item, nextitem))
+
+    def pytest_sessionfinish(self) -> None:
+        if self.session.prefetcher is not None:
+            self.session.prefetcher.stop()
+
+    def _upcoming(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[pytest.Item]:
+        items = item.session.items
+        if self._worker_queue is None:
+            if self._positions is None:
+                self._positions = {it.nodeid: i for i, it in enumerate(items)}
+            yield from itertools.islice(items, self._positions.get(item.nodeid, len(items)), None)
+            return
+        yield item
+        if nextitem is not None:
+            yield nextitem
+        if self.config.getoption("dist", None) == "worksteal":
+            return  # another worker may steal queued items: asking them here would ask them twice
+        yield from (items[i] for i in compat.queued_indices(self._worker_queue))
+
+    def _entry(self, item: pytest.Item) -> Upcoming:
+        entry = self._entries.get(item.nodeid)
+        if entry is None:
+            state = item_state(item)
+            if state is not None and state.case is not None:
+                session, case, repeat = self.session, state.case, state.repeat
+                model = session.model(state.model_name)
+                lane = session.ahead_lane(model) if _default_fixtures(item) else None
+                entry = Upcoming(item.nodeid, lane, kind_for(case).exclusive,
+                                 lambda: session.start_ahead(case, model, repeat))
+            else:
+                entry = Upcoming(item.nodeid, None, False, lambda: None)
+            self._entries[item.nodeid] = entry
+        return entry
+
+
+def _default_fixtures(item: pytest.Item) -> bool:
+    """Whether the item asks through this plugin's own fixtures (a conftest may override them: then
+    its own client answers, and nothing may be asked ahead for it)."""
+    return all(compat.fixture_module(item, name) == FIXTURES_MODULE for name in ASKING_FIXTURES)
