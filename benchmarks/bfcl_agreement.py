@@ -32,7 +32,8 @@ import types
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -136,7 +137,7 @@ def bfcl_verdict(checker: types.ModuleType, item: Item, calls: tuple | None) -> 
     try:
         result = checker.ast_checker(copy.deepcopy(item.functions), decoded, copy.deepcopy(item.truth),
                                      Language.PYTHON, stem, MODEL)
-    except Exception as exc:  # the checker assumes well-formed output; a crash is its refusal
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:  # it assumes well-formed output
         return False, f"exception:{type(exc).__name__}"
     return bool(result["valid"]), "" if result["valid"] else result.get("error_type", "")
 
@@ -298,7 +299,7 @@ def _placeholder(schema: dict) -> Any:
 def _argument_mutants(item: Item, base: tuple) -> Iterator[tuple[str, str, tuple]]:
     docs = {f["name"]: f for f in item.functions}
     for i, (name, args) in enumerate(base):
-        def put(new_args: dict) -> tuple:
+        def put(new_args: dict, i: int = i, name: str = name) -> tuple:
             return (*base[:i], (name, new_args), *base[i + 1:])
 
         for arg, value in args.items():
@@ -337,7 +338,8 @@ def candidates(item: Item) -> list[Candidate]:
     """Every candidate of one item, deduplicated (the first class to produce a reply keeps it)."""
     found: list[Candidate] = []
     if item.truth is None:
-        found += [Candidate(item.case.id, "possible", f"no call: {k}", None, text) for k, text in NO_CALL_REPLIES.items()]
+        found += [Candidate(item.case.id, "possible", f"no call: {k}", None, text)
+                  for k, text in NO_CALL_REPLIES.items()]
         first = item.functions[0]
         params = first.get("parameters") or {}
         filled = {k: _placeholder(v) for k, v in (params.get("properties") or {}).items()

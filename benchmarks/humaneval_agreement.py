@@ -21,7 +21,7 @@ import concurrent.futures
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 

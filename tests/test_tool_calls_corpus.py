@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from pytest_crucible.grading import grade
 from pytest_crucible.grading.matchers import is_matcher

@@ -3,8 +3,9 @@
 Each case is a notice built from a seed: a few facts a reader needs (where, when, how much, what to do)
 among distractors (a withdrawn plan, a postponed job, a rejected price, batches that are not affected).
 The prompt names what the summary must carry and a word limit, and every one of those is a required
-point or the screen's limit. The withdrawn alternative is forbidden: a summary that repeats it, or
-hedges between it and the real plan, fails before any judge is asked. Near misses in verify.wrong keep
+point or the screen's limit. The withdrawn alternative is forbidden: a summary that offers it, or
+hedges between it and the real plan, fails before any judge is asked (naming it only to set it aside passes).
+verify.accepted holds right summaries in other words, which must reach the judge. Near misses in verify.wrong keep
 every fact's words and turn one of them round (a refund refused, items no longer collectable): they pass
 the screen and are the judge's to fail.
 """
@@ -39,12 +40,12 @@ def _two_dates(rng) -> tuple[tuple[int, str], tuple[int, str]]:
 
 
 def _case(number: int, prompt: str, limit: int, points: list[dict], forbidden: list[str], reference: str,
-          wrong: list[str], gold: str) -> dict:
+          wrong: list[str], gold: str, accepted: list[str]) -> dict:
     return {"id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "prose", "difficulty": "medium",
             "tags": ["judged"], "notes": NOTES, "prompt": prompt,
             "grader": {"type": "judge", "rubric": "summary", "gold": gold, "points": points, "forbidden": forbidden,
                        "max_words": limit},
-            "verify": {"reference": reference, "wrong": wrong}}
+            "verify": {"reference": reference, "accepted": accepted, "wrong": wrong}}
 
 
 REFUSAL = "I'm sorry, but I can't help with that."
@@ -85,8 +86,14 @@ def _moving(rng, number: int) -> dict:
              f"The {service} moves to {new} or {decoy}, on {day} or {decoy_day} {month}; hours change too.",
              f"The {service} moves to {new}, opening on {day} {month}, open {start} to {end} on weekdays. Items "
              f"reserved before the move can no longer be collected at {collect}; they will be cancelled."]
+    accepted = [f"From {month} {day} the {service} is at {new} (not {decoy}, which was withdrawn). Weekdays "
+                f"{start}-{end}. Reserved items can be picked up at {collect} until the month ends.",
+                f"New address: {new}, opening {_ordinal(day)} {month}. Open weekdays {start} to {end}. Reserved "
+                f"items: collect them from {collect} before the month is out.",
+                f"The {service} moves from {old} to {new} and reopens on {day} {month}, with weekday hours of "
+                f"{start}-{end}; anything reserved is waiting at {collect} until the month ends."]
     gold = reference
-    return _case(number, prompt, 40, points, [decoy], reference, wrong, gold)
+    return _case(number, prompt, 40, points, [decoy], reference, wrong, gold, accepted)
 
 
 def _roadworks(rng, number: int) -> dict:
@@ -115,7 +122,13 @@ def _roadworks(rng, number: int) -> dict:
              f"{road} or {other} closes at some point this month; follow the signs. The bus stop may move.",
              f"{road} is closed from {d1} to {d2} {month}. Drivers should avoid {via}, which is closed too; the bus "
              f"stop outside the {landmark} is cancelled for the duration."]
-    return _case(number, prompt, 35, points, [other], reference, wrong, reference)
+    accepted = [f"From {d1} to {d2} {month}, {road} is shut to all traffic. Drivers: follow the diversion via {via}. "
+                f"Buses stop at a temporary stop outside the {landmark}.",
+                f"{road} closes {d1}-{d2} {month} for water main work; the signed diversion runs along {via}, and "
+                f"its bus stop moves outside the {landmark}.",
+                f"Closure: {road}, {month} {d1} to {d2}. Diversion: {via}. Bus stop: temporarily outside the "
+                f"{landmark}."]
+    return _case(number, prompt, 35, points, [other], reference, wrong, reference, accepted)
 
 
 def _fees(rng, number: int) -> dict:
@@ -149,7 +162,13 @@ def _fees(rng, number: int) -> dict:
              f"The fee rises to £{new_fee} or £{rejected} from {month}; juniors may get a discount.",
              f"From 1 {month} the fee is £{new_fee}, and under-18s lose their {discount}% discount. Pay by {pay} "
              f"or by cheque."]
-    return _case(number, prompt, 35, points, [f"£{rejected}"], reference, wrong, reference)
+    accepted = [f"Membership goes up to £{new_fee} a year from 1 {month} (the £{rejected} proposal was rejected). "
+                f"Under-18s still get {discount}% off. Pay by {pay}; no cheques.",
+                f"New yearly fee: £{new_fee}, starting {month} 1st. Members under 18 keep their {discount} percent "
+                f"discount. Payment by {pay} only, as cheques are no longer taken.",
+                f"The annual fee rises from £{old_fee} to £{new_fee} on 1 {month}; juniors under 18 pay "
+                f"{discount}% less. Fees are paid by {pay}."]
+    return _case(number, prompt, 35, points, [f"£{rejected}"], reference, wrong, reference, accepted)
 
 
 def _recall(rng, number: int) -> dict:
@@ -180,7 +199,13 @@ def _recall(rng, number: int) -> dict:
              f"The {product} is recalled, batches {prefix} or {other}, maybe; keep the receipt to be safe.",
              f"{shop} is recalling the {product} with batch codes starting {prefix}, as {fault}. Keep using it "
              f"until a refund arrives by post; a receipt is needed."]
-    return _case(number, prompt, 45, points, [other], reference, wrong, reference)
+    accepted = [f"Recall: {product}, batch codes beginning {prefix} (printed under the base), because {fault}. "
+                f"Stop using it and take it back to any {shop} store for a full refund. You don't need a receipt.",
+                f"If your {product} has a batch code starting {prefix}, stop using it: {fault}. Any {shop} store "
+                f"will refund it in full, receipt or not.",
+                f"{shop} is recalling {prefix}-batch units of the {product} since {fault}. Return yours to a "
+                f"{shop} shop for a full refund; no receipt required. Units from other batches are fine."]
+    return _case(number, prompt, 45, points, [other], reference, wrong, reference, accepted)
 
 
 TEMPLATES = (_moving, _roadworks, _fees, _recall)

@@ -172,7 +172,8 @@ zones = {"nursery": "bedroom_kids", "home office": "study", "main bedroom": "bed
 zone = zones[re.search(r"keep the (.+?) at", prompt).group(1)]
 print(json.dumps({"calls": [{"name": "set_schedule", "arguments": {"zone": zone, "temperature_c": c, "start": start, "end": end}}]}))
 '''
-    right = _call("set_schedule", **{**fields, "start": _clock_forms(fields["start"]), "end": _clock_forms(fields["end"])})
+    right = _call("set_schedule", **{**fields, "start": _clock_forms(fields["start"]),
+                                     "end": _clock_forms(fields["end"])})
     twelve = (start - 12 * 60) % 1440
     return {"difficulty": "hard", "title": "A nightly heating period in °F and spoken times, set in °C and 24-hour times",
             "prompt": prompt, "tools": tools, "expected": [right], "reference": [_call("set_schedule", **fields)],

@@ -14,7 +14,9 @@ Several chunks that arrive in one read share that read's stamp: the arrival of i
 stamps packets only while some socket asks for it, so the first backend of a process holds one such
 socket open for good and waits until stamping is really on.
 
-:func:`drain` also keeps a finished stream's connection open for the next request (see there).
+:func:`drain` also keeps a finished stream's connection open for the next request (see there). Every
+read also ends at ``WireTimes.read_until()``: a drain's time limit, or the streamed request's deadline
+and idle gap (guard.py), so a silent endpoint is cut on time, not a whole read timeout later.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
