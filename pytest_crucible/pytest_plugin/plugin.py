@@ -69,9 +69,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # imported here, not above: pytest_plugins imports the hook modules, marked for assertion rewriting first
-    from pytest_crucible.pytest_plugin.collection import installed_collection
-    from pytest_crucible.pytest_plugin.recording import RunRecorder
+    from pytest_crucible.pytest_plugin.collection import installed_collection  # lazy: see below
+    from pytest_crucible.pytest_plugin.recording import RunRecorder  # lazy: pytest_plugins imports them first
 
     for name, text in MARKER_HELP.items():
         config.addinivalue_line("markers", f"{name}: {text}")
