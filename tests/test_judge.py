@@ -17,7 +17,7 @@ from pytest_crucible.client.response import Response
 from pytest_crucible.engine.config import ModelSpec, Provider
 from pytest_crucible.engine.item_kinds import RunSettings
 from pytest_crucible.engine.item_runner import run_case
-from pytest_crucible.grading import check_spec, grade
+from pytest_crucible.grading import check_spec, get_grader, grade
 from pytest_crucible.grading.extract import clean_answer
 from pytest_crucible.grading.judge import screen
 from pytest_crucible.grading.judge_model import Judge, JudgeError, parse_verdict
@@ -140,8 +140,12 @@ def test_parse_verdict_reads_json_in_fences_and_lets_the_points_decide():
 def test_the_screen_fails_what_a_program_can_see_and_needs_a_judge_for_the_rest():
     case = case_of({**SPEC, "max_words": 30})
     assert grade(case, Response(content="")).reason == "empty response"
-    assert grade(case, Response(content="I cannot help with that.")).reason == \
-        "misses point 1 (warmer air in a sealed tyre means higher pressure)"
+    assert grade(case, Response(content="I cannot help with that.")).reason == "a refusal"
+    assert grade(case, Response(content="Tyres are made of rubber.")).reason == \
+        "off-task: makes 0 of 2 points (misses point 1: warmer air in a sealed tyre means higher pressure)"
+    assert grade(case, Response(content=QUESTION)).reason == "repeats the prompt instead of answering it"
+    assert grade(case, Response(content="Yes. No. It depends on the pressure.")).reason == \
+        "a hedge: says both yes and no"
     assert grade(case, Response(content="pressure " * 31)).reason == "31 words, at most 30"
     with pytest.raises(JudgeError, match="no judge was given"):
         grade(case, Response(content=RIGHT))
@@ -226,17 +230,19 @@ def test_through_the_plugin_a_nonsense_judge_errors_every_judged_item(pytester, 
 
 
 @pytest.mark.parametrize("seed", [None, 1, 2, 3])
-def test_the_builtin_judged_cases_screens_pass_their_reference_however_it_is_dressed(seed):
+def test_the_builtin_judged_cases_screens_pass_their_reference_and_paraphrases_however_dressed(seed):
     judged = [c for c in load_cases(None, seed) if c.grader.get("type") == "judge"]
     assert len(judged) >= 20
     dressed = [lambda r: f"**{r}**", lambda r: f"Sure, here is the answer.\n\n{r}", lambda r: f"{r}\n\nHope this helps.",
                lambda r: f"## Answer\n\n- {r}", lambda r: f"<think>Let me think about the cause.</think>{r}"]
     refused = {}
     for case in judged:
-        for dress in dressed:
-            reason = screen(case.grader, clean_answer(dress(case.verify["reference"])))
-            if reason:
-                refused[case.id] = reason
+        assert len(case.verify["accepted"]) >= 3, case.id
+        for answer in [case.verify["reference"], *case.verify["accepted"]]:
+            for dress in dressed:
+                reason = screen(case.grader, clean_answer(dress(answer)), case.messages[-1]["content"])
+                if reason:
+                    refused[case.id] = reason
     assert refused == {}
 
 
@@ -254,13 +260,18 @@ def verify_with_judge(loopback, tmp_path, monkeypatch, handler, capsys):
 def test_cases_verify_with_a_judge_wants_each_reference_passed_and_each_near_miss_failed(loopback, tmp_path,
                                                                                         monkeypatch, capsys):
     prose = [c for c in load_cases(None) if c.category == "prose"]
-    references = {clean_answer(c.verify["reference"]) for c in prose}
+    references = {clean_answer(a) for c in prose for a in [c.verify["reference"], *c.verify["accepted"]]}
+    judged = sum(len(c.verify["accepted"]) + 2 for c in prose)  # the reference, its paraphrases and the near miss
+    assert judged == sum(len(get_grader("judge").judged_replies(c)) for c in prose)
     code, out = verify_with_judge(loopback, tmp_path, monkeypatch, scripted_judge(references), capsys)
     assert code == 0, out
-    assert f"{len(prose)} cases checked, 0 with problems" in out and f"{2 * len(prose)} answers judged" in out
-    assert loopback.chat_count == 6 + 2 * len(prose)  # the canary, each reference and each near miss
+    assert f"{len(prose)} cases checked, 0 with problems" in out and f"{judged} answers judged" in out
+    assert loopback.chat_count == 6 + judged  # the canary, each reference, each paraphrase and each near miss
 
     lenient = scripted_judge(references | {clean_answer(c.verify["wrong"][-1]) for c in prose})
+    strict = scripted_judge({clean_answer(c.verify["reference"]) for c in prose})  # fails every paraphrase
+    code, out = verify_with_judge(loopback, tmp_path / "strict", monkeypatch, strict, capsys)
+    assert code == 1 and out.count("judge judge failed verify.accepted[0]") == len(prose)
     code, out = verify_with_judge(loopback, tmp_path / "lenient", monkeypatch, lenient, capsys)
     assert code == 1 and out.count("judge judge passed verify.wrong[3]: all points made") == len(prose)
 

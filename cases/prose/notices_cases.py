@@ -86,12 +86,12 @@ def _moving(rng, number: int) -> dict:
              f"The {service} moves to {new} or {decoy}, on {day} or {decoy_day} {month}; hours change too.",
              f"The {service} moves to {new}, opening on {day} {month}, open {start} to {end} on weekdays. Items "
              f"reserved before the move can no longer be collected at {collect}; they will be cancelled."]
-    accepted = [f"From {month} {day} the {service} is at {new} (not {decoy}, which was withdrawn). Weekdays "
-                f"{start}-{end}. Reserved items can be picked up at {collect} until the month ends.",
+    accepted = [f"From {month} {day} the {service} is at {new}, not {decoy}. Weekdays {start}-{end}. Collect "
+                f"reserved items at {collect} by the month's end.",
                 f"New address: {new}, opening {_ordinal(day)} {month}. Open weekdays {start} to {end}. Reserved "
                 f"items: collect them from {collect} before the month is out.",
-                f"The {service} moves from {old} to {new} and reopens on {day} {month}, with weekday hours of "
-                f"{start}-{end}; anything reserved is waiting at {collect} until the month ends."]
+                f"The {service} moves from {old} to {new}, reopening {day} {month}, open {start}-{end} on "
+                f"weekdays; reserved items wait at {collect} until month end."]
     gold = reference
     return _case(number, prompt, 40, points, [decoy], reference, wrong, gold, accepted)
 
@@ -122,8 +122,8 @@ def _roadworks(rng, number: int) -> dict:
              f"{road} or {other} closes at some point this month; follow the signs. The bus stop may move.",
              f"{road} is closed from {d1} to {d2} {month}. Drivers should avoid {via}, which is closed too; the bus "
              f"stop outside the {landmark} is cancelled for the duration."]
-    accepted = [f"From {d1} to {d2} {month}, {road} is shut to all traffic. Drivers: follow the diversion via {via}. "
-                f"Buses stop at a temporary stop outside the {landmark}.",
+    accepted = [f"From {d1} to {d2} {month} {road} is shut. Drivers divert via {via}; buses use a temporary "
+                f"stop outside the {landmark}.",
                 f"{road} closes {d1}-{d2} {month} for water main work; the signed diversion runs along {via}, and "
                 f"its bus stop moves outside the {landmark}.",
                 f"Closure: {road}, {month} {d1} to {d2}. Diversion: {via}. Bus stop: temporarily outside the "
@@ -199,8 +199,8 @@ def _recall(rng, number: int) -> dict:
              f"The {product} is recalled, batches {prefix} or {other}, maybe; keep the receipt to be safe.",
              f"{shop} is recalling the {product} with batch codes starting {prefix}, as {fault}. Keep using it "
              f"until a refund arrives by post; a receipt is needed."]
-    accepted = [f"Recall: {product}, batch codes beginning {prefix} (printed under the base), because {fault}. "
-                f"Stop using it and take it back to any {shop} store for a full refund. You don't need a receipt.",
+    accepted = [f"Recall: {product}, batch codes beginning {prefix}, because {fault}. Stop using it and take it "
+                f"back to any {shop} store for a full refund. You don't need a receipt.",
                 f"If your {product} has a batch code starting {prefix}, stop using it: {fault}. Any {shop} store "
                 f"will refund it in full, receipt or not.",
                 f"{shop} is recalling {prefix}-batch units of the {product} since {fault}. Return yours to a "

@@ -292,13 +292,15 @@ def _balanced(text: str, start: int) -> str | None:
     return None
 
 
-def _tidy(answer: str) -> str:
+def _tidy(answer: str, boxed: bool = False) -> str:
     answer = plain(_EN_DASH_RANGE.sub(r"\1 to \2", latex_text(answer))).strip()
     prev = None
     while prev != answer:
         prev = answer
         answer = _MATH_DELIMS.sub("", answer.strip(" \t*`")).strip()
-        answer = answer.rstrip(".,;:!").strip()
+        answer = answer.rstrip(".,;:").strip()
+        if not (boxed and re.search(r"[0-9}]!$", answer)):  # in a box, 5! is a factorial
+            answer = answer.rstrip("!").strip()
     return answer
 
 
@@ -339,7 +341,7 @@ def marked_answers(text: str) -> list[MarkedAnswer]:
         m = _HASHES.match(lines[-1].strip())
         if m:
             found.append((text.rfind(lines[-1]), m.group(1), "hashes", len(text)))
-    marked = (MarkedAnswer(_tidy(value), start, kind, end) for start, value, kind, end in sorted(found))
+    marked = (MarkedAnswer(_tidy(value, kind == "boxed"), start, kind, end) for start, value, kind, end in sorted(found))
     return [a for a in marked if a.text]
 
 

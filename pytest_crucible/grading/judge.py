@@ -12,7 +12,8 @@
       max_words: 60                 # screen: a longer answer fails (summaries)
 
 Before any judge is asked, a screen fails what is certainly wrong: an empty answer, one over the length limit, a
-refusal, an answer that says both yes and no, the prompt parroted back, an off-task answer (one that makes fewer than half of the points that list
+refusal, an answer that says both yes and no or opens with two answers to choose from ("Either ... or ..."),
+the prompt parroted back, an off-task answer (one that makes fewer than half of the points that list
 `any` words, by those words), and one that asserts a forbidden word (says it, not only to set it aside: "not the
 withdrawn Quarry Lane plan" passes, "Quarry Lane or Mill Street" fails). Everything else, every paraphrase of a
 right answer above all, goes to the judge, whose verdict decides; the screen's words are necessary for half the
@@ -37,6 +38,9 @@ _REFUSAL = re.compile(
     r"i\s+(?:can(?:no|')?t|won'?t|will\s+not|am\s+unable\s+to|am\s+not\s+able\s+to)\s+"
     r"(?:help|assist|answer|do|provide|comply|summari[sz]e|explain|share|complete)|as\s+an\s+ai\b|"
     r"sorry,?\s+(?:but\s+)?i\s+can(?:no|')?t)", re.I)
+# "Either print caches its output or ...", "Maybe range is lazy, or maybe ...": two answers offered at the start
+_HEDGED_OPENING = re.compile(r"^\W*(?:it\s+(?:is|could\s+be|might\s+be)\s+)?(?:either(?!\s+way)|maybe|perhaps|possibly)\b"
+                             r"[^.!?\n]*\bor\b", re.I)
 _VERDICTS = frozenset({"yes", "no", "true", "false", "maybe", "possibly"})
 _OPENING = 15    # words at the start of an answer where a verdict is given
 _GRAM = 5        # words in the runs a parroted answer shares with the prompt
@@ -91,15 +95,17 @@ def screen(spec: dict, answer: str, prompt: str = "") -> str | None:
         return "a refusal"
     if _both_ways(text):
         return "a hedge: says both yes and no"
+    if _HEDGED_OPENING.search(text):
+        return "a hedge: opens with two answers to choose from"
     if prompt and _parrots(text, plain(prompt)):
         return "repeats the prompt instead of answering it"
+    for word in spec.get("forbidden") or []:
+        if _asserts(text, word):
+            return f"says {word!r}, which the reference rules out"
     if points and len(made) * 2 < len(points):
         missed = [p for p in points if p not in made]
         return f"off-task: makes {len(made)} of {len(points)} points (misses point " \
                f"{points.index(missed[0]) + 1}: {missed[0]['text']})"
-    for word in spec.get("forbidden") or []:
-        if _asserts(text, word):
-            return f"says {word!r}, which the reference rules out"
     return None
 
 

@@ -46,7 +46,8 @@ from typing import NamedTuple
 from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, derivation_problems
 from pytest_crucible.grading.extract import clean_answer, counted_answers, format_number, numbers, parse_number, plain
-from pytest_crucible.grading.stated import distinct_values, stated
+from pytest_crucible.grading.latex_math import UNREAD, latex_value
+from pytest_crucible.grading.stated import distinct_values, exactly, stated
 
 _FIELDS = {"type", "answer", "tolerance", "rel_tolerance"}
 _SHOWN_VALUES = 4  # an ambiguous reason lists this many values, then how many more
@@ -92,12 +93,20 @@ def _after_answer(text: str, start: int, inputs: frozenset) -> tuple[list, str]:
     return [v for vs in claimed for v in vs], commitment.admission(text, start) or ""
 
 
+def _read_marked(text: str, inputs: frozenset):
+    """What one marked answer states; LaTeX this reading does not evaluate (`\\binom{10}{3}`, `5!`) is read by
+    math-verify when its head is nothing else, exactly."""
+    head = text.split(";")[0].split(", ")[0]
+    value = latex_value(head) if UNREAD.search(head) and not commitment.JOIN.search(head) else None
+    return exactly(value) if value is not None else stated(text, inputs)
+
+
 def read_values(content: str, inputs: frozenset = frozenset()) -> Reading:
     """What a reply states as its answer (see the module docstring); `inputs`: the prompt's numbers."""
     text = clean_answer(content)
     counted = counted_answers(text)
     if counted:
-        readings = [stated(marked.text, inputs) for marked in counted]
+        readings = [_read_marked(marked.text, inputs) for marked in counted]
         later, taken_back = _after_answer(text, counted[-1].end, inputs)
         values = distinct_values([v for r in readings for v in r.values] + later)
         last = counted[-1].text

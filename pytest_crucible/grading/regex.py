@@ -3,16 +3,20 @@
     grader: {type: regex, pattern: "...", flags: [IGNORECASE, MULTILINE, DOTALL], fullmatch: false,
              must_match: true}
 
-Applied to the reply with reasoning, preambles and whole-reply markdown wrappers removed.
-`fullmatch: true` needs the whole (stripped) reply to match.
+Applied to the reply with reasoning, preambles and whole-reply markdown wrappers removed, and the characters
+models write for ASCII ones (typographic quotes, Unicode hyphens and dashes, non-breaking spaces) folded to
+ASCII. `fullmatch: true` needs the whole (stripped) reply to match. A reply that offers labelled alternatives or
+takes itself back ("I made an error") fails as ambiguous (the commitment rule, commitment.py).
 """
 
 from __future__ import annotations
 
 import re
 
+from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, RegexProbe
 from pytest_crucible.grading.extract import clean_answer
+from pytest_crucible.grading.text import typographic
 
 _FIELDS = {"type", "pattern", "flags", "fullmatch", "must_match"}
 FLAGS = {"IGNORECASE": re.I, "I": re.I, "MULTILINE": re.M, "M": re.M, "DOTALL": re.S, "S": re.S,
@@ -51,9 +55,14 @@ def compile_spec(spec: dict) -> re.Pattern:
 
 def grade(case, response) -> Grade:
     spec = case.grader
-    answer = clean_answer(response.content)
+    answer = typographic(clean_answer(response.content))
     if not answer:
         return Grade(False, "empty response")
+    offered = commitment.alternatives(answer)
+    taken_back = commitment.admission(answer)
+    if offered or taken_back:
+        why = f"alternatives offered ({', '.join(offered[:3])})" if offered else f'taken back ("{taken_back}")'
+        return Grade(False, f"ambiguous answer: {why}", answer=answer)
     pattern = compile_spec(spec)
     match = pattern.fullmatch(answer) if spec.get("fullmatch", False) else pattern.search(answer)
     must = spec.get("must_match", True)

@@ -289,6 +289,11 @@ def stated(answer: str, inputs: frozenset = frozenset()) -> Reading:
     return Reading(values, bound)
 
 
+def exactly(value: Fraction) -> Reading:
+    """The reading of an answer that states one exact value."""
+    return Reading([_Stated(value, value)], None)
+
+
 def distinct_values(values: list[_Stated]) -> list[Fraction]:
     """Distinct values in order, leaving out a decimal that only rounds another stated value."""
     kept = [s for s in values if not any(_restates(s, t) for t in values)]
