@@ -8,6 +8,7 @@ report.html once from it, compares them with --crucible-baseline (compare.json),
 from __future__ import annotations
 
 from pytest_crucible.analysis.compare import COMPARE_FILE, Baseline, render_text
+from pytest_crucible.analysis.json_shapes import CompareFile, Report
 from pytest_crucible.analysis.report import render_terminal, write_reports
 from pytest_crucible.engine.session import RunSession
 from pytest_crucible.results.store import HTML_FILE
@@ -17,10 +18,10 @@ class RunEnd:
     def __init__(self, session: RunSession, baseline: Baseline | None = None):
         self.session = session
         self.baseline = baseline  # --crucible-baseline: compared with as the run ends
-        self.report: dict | None = None
-        self.comparison: dict | None = None
+        self.report: Report | None = None
+        self.comparison: CompareFile | None = None
 
-    def finish(self) -> dict | None:
+    def finish(self) -> Report | None:
         """Write report.json and report.md once (and compare.json against a baseline); later calls return
         the same report."""
         session = self.session
@@ -43,9 +44,10 @@ class RunEnd:
         passed = bool(self.comparison and self.comparison["gate"]["passed"])
         return not passed or (tests_failed and self.session.other_failures > 0)
 
-    def summary_lines(self, report: dict, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
+    def summary_lines(self, report: Report, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
         lines = render_terminal(report, verbosity, glyphs)
         if self.comparison is not None:
+            assert self.baseline is not None  # a comparison is made with a baseline only
             lines += ["", f"compared with baseline {self.baseline.run.source}:"]
             lines += render_text(self.comparison, brief=verbosity < -1)
             if self.baseline.enforce:

@@ -276,7 +276,7 @@ def _cmd_models(args) -> int:
     for name, provider in config.providers.items():
         up, detail, served = probes[name]
         print(f"provider {name} ({provider.base_url}): {detail}")
-        aliases = {}
+        aliases: dict[str, list[str]] = {}
         for model in configured.get(name, []):
             aliases.setdefault(model.model_id, []).append(model.name)
         for model_id in served:
@@ -322,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_recover)
 
     p = sub.add_parser("pairwise", help="a judge compares the answers of two or more runs to the same judged "
-                       "cases, in both orders; Bradley-Terry ratings with bootstrap intervals, pairwise.json and a table")
+                       "cases, in both orders; Bradley-Terry ratings with bootstrap intervals, pairwise.json and "
+                       "a table")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run folders, e.g. crucible-results/<run-id>")
     p.add_argument("--cases", nargs="*", default=[], metavar="PATH",
                    help="the runs' own case files (the built-in suite is always looked in)")

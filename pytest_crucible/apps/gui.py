@@ -22,6 +22,7 @@ import socket
 import threading
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
@@ -34,6 +35,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, StreamingRespon
 from starlette.routing import Route
 
 from pytest_crucible.analysis.compare import compare_runs, load_run
+from pytest_crucible.analysis.json_shapes import Comparison
 from pytest_crucible.analysis.report import aggregate
 from pytest_crucible.analysis.report_html import render_html, templates
 from pytest_crucible.common.errors import InputError
@@ -226,7 +228,7 @@ async def run_events(request: Request) -> StreamingResponse:
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
 
-def compare_run_dirs(base_dir: Path, new_dir: Path, base_model: str | None, new_model: str | None) -> dict:
+def compare_run_dirs(base_dir: Path, new_dir: Path, base_model: str | None, new_model: str | None) -> Comparison:
     """`crucible compare --json` of two run folders."""
     return compare_runs(load_run(base_dir), load_run(new_dir), base_model=base_model, new_model=new_model)
 
@@ -236,9 +238,10 @@ async def compare_page(request: Request) -> HTMLResponse:
     found = await run_in_threadpool(runs.list_runs, results_dir)
     params = request.query_params
     base_id, new_id = params.get("base", ""), params.get("new", "")
-    context = {"title": "compare runs", "links": _nav(), "runs": found, "base_id": base_id, "new_id": new_id,
-               "base_model": params.get("base_model", ""), "new_model": params.get("new_model", ""),
-               "result": None, "problem": None}
+    context: dict[str, Any] = {
+        "title": "compare runs", "links": _nav(), "runs": found, "base_id": base_id, "new_id": new_id,
+        "base_model": params.get("base_model", ""), "new_model": params.get("new_model", ""),
+        "result": None, "problem": None}
     if base_id and new_id:
         base_dir, new_dir = runs.find_run(results_dir, base_id), runs.find_run(results_dir, new_id)
         if base_dir is None or new_dir is None:

@@ -17,10 +17,11 @@ Only single-request items are re-asked (a multi-turn item is listed as left out)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
+from pytest_crucible.analysis.json_shapes import Report
 from pytest_crucible.analysis.report import write_reports
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.engine.item_kinds import ItemContext
@@ -41,7 +42,7 @@ FORCE_ANSWER_PROMPT = ("Your reasoning above was cut off by the token limit. Do 
 class Recovery:
     rows: list[Row] = field(default_factory=list)      # the new rows
     left_out: list[str] = field(default_factory=list)  # items that could not be re-asked, and why
-    report: dict | None = None
+    report: Report | None = None
 
     def count(self, outcome: str) -> int:
         return sum(1 for r in self.rows if r.outcome == outcome)
@@ -89,6 +90,7 @@ def recover_run(run_dir: str | Path, *, max_tokens: int | None = None, force_ans
             if why:
                 recovery.left_out.append(f"{old.model} {old.case_id}: {why}")
                 continue
+            assert case is not None  # _cannot_recover refuses an item without its case
             model = session.model(old.model)
             if model.launch:
                 if leases is None:

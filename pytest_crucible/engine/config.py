@@ -155,7 +155,7 @@ def load_config(path: Path | None) -> Config:
     if unknown:
         key = sorted(unknown)[0]
         raise ConfigError("unknown top-level key; allowed: providers, models, profiles", file=file,
-                          line=raw.line_of(key), field=key)
+                          line=_line(raw, key), field=key)
     providers = _parse_providers(raw.get("providers") or LineDict(), raw, file)
     models = _with_builtins(_parse_models(raw.get("models") or [], raw, providers, file))
     profiles = dict(BUILTIN_PROFILES)
@@ -180,7 +180,7 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
             raise ConfigError("a provider is a mapping with base_url (and api_key_env for hosted APIs)",
                               file=file, line=_line(raw, name), field=where)
 
-        def err(msg, key):
+        def err(msg, key, spec=spec, where=where):  # defaults: this iteration's values (ruff B023)
             return ConfigError(msg, file=file, line=_line(spec, key), field=f"{where}.{key}")
 
         if "api_key" in spec:
@@ -240,7 +240,7 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
                               line=item_line, field=f"models[{index}]")
         label = spec.get("name", index)
 
-        def err(msg, key):
+        def err(msg, key, spec=spec, item_line=item_line, label=label):  # defaults: this iteration's values (ruff B023)
             return ConfigError(msg, file=file, line=_line(spec, key, item_line), field=f"models[{label}].{key}")
 
         unknown = set(spec) - _MODEL_FIELDS

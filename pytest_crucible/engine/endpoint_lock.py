@@ -12,8 +12,8 @@ workers and even two separate runs agree):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from pytest_crucible.common.filelocks import EXCLUSIVE, SHARED, lock_file, shared_or_exclusive
 from pytest_crucible.local.hardware import is_local_model

@@ -19,8 +19,9 @@ is a few lines:
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from pytest_crucible import grading as graders
 from pytest_crucible.common.errors import RegistryError

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pytest_crucible.common.errors import CaseError, CostCapReached, InfraError
 from pytest_crucible.engine.endpoint_lock import item_lock
@@ -33,14 +34,14 @@ def skip_reason(item: ItemContext) -> str | None:
         return NO_TOOL_CALLING
     if case.grader.get("type") == "code":
         return unavailable_reason(item.settings.allow_unsandboxed)
-    if case.grader and item.settings.judge is None:
-        if needs_judge(case.grader):
-            return "judged case: needs a judge model (--crucible-judge MODEL)"
+    if case.grader and item.settings.judge is None and needs_judge(case.grader):
+        return "judged case: needs a judge model (--crucible-judge MODEL)"
     return None
 
 
-def prepare(item: ItemContext) -> tuple[ItemKind, str | None]:
-    """The item's kind and why it is skipped (None: it runs). Never raises."""
+def prepare(item: ItemContext) -> tuple[ItemKind | None, str | None]:
+    """The item's kind and why it is skipped (None: it runs). Never raises: (None, None) when the row
+    is settled as an error."""
     try:
         kind = kind_for(item.case)
         item.row.kind = kind.name
@@ -70,6 +71,7 @@ def run_item(item: ItemContext, asked: Callable[[], Any] | None = None) -> Row:
     kind, reason = prepare(item)
     if row.outcome is not None:  # prepare() met a bug
         return row
+    assert kind is not None  # without a kind, prepare() settled the row
     if reason:
         return row.settle("skipped", reason)
     finished = None

@@ -60,6 +60,7 @@ class Progress:
             return "done"
         if m.done < 2:
             return "-"
+        assert m.first_done is not None  # set when its first item finished
         # the model's own pace since its first item finished (models of one run may take turns)
         pace = (now - m.first_done) / (m.done - 1)
         seconds = int(pace * (m.total - m.done) + 0.5)

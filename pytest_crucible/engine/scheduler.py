@@ -23,9 +23,10 @@ import os
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from pytest_crucible.client.stream import estimate_prompt_tokens
 from pytest_crucible.common.errors import CostCapReached, CrucibleError
@@ -107,6 +108,7 @@ class ProviderLane:
         with self._cond:
             self.in_flight -= 1
             if slot is not None:
+                assert self.slots is not None  # a slot comes only from a pool
                 self.slots.give_back(slot)
             if ok and self.limit < self.capacity:
                 self.limit = min(self.capacity, self.limit + 1.0 / self.limit)
@@ -205,7 +207,7 @@ class CostLedger:
                 pass
 
 
-def ledger_path(run_id: str, invocation: str) -> str:
+def ledger_path(run_id: str | None, invocation: str) -> str:
     return str(lock_root() / f"cost-{run_id}-{invocation}.json")
 
 

@@ -7,16 +7,16 @@ import os
 import platform
 import secrets
 from collections import defaultdict
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
 
 from pytest_crucible import __version__
 from pytest_crucible.client.chat import ChatClient
 from pytest_crucible.client.thinking_control import Thinking
 from pytest_crucible.common.cache import cache_dir
 from pytest_crucible.common.filelocks import SlotPool
-from pytest_crucible.engine.config import Config, ModelSpec, find_config_path, load_config
+from pytest_crucible.engine.config import Config, ModelSpec, Provider, find_config_path, load_config
 from pytest_crucible.engine.item_kinds import ItemContext, RunSettings
 from pytest_crucible.engine.item_runner import ask, prepare, run_case, run_item
 from pytest_crucible.engine.scheduler import (
@@ -59,7 +59,7 @@ class RunSession:
         self.store: RunStore | None = None
         self.rows: list[Row] = []
         self.flags: dict = {}
-        self._clients: dict[str, object] = {}
+        self._clients: dict[str, ScheduledClient] = {}
         self.on_client = on_client  # told of each client made here (the plugin's pytest_crucible_client_made)
         self._seen_ids: dict[str, str] = {}
         self._models_by_params: dict[str, str] | None = None
@@ -176,8 +176,8 @@ class RunSession:
         """How many items one process wants to know ahead: every lane's window together (0: none)."""
         return sum(window_for(p.concurrency) for p in self._ahead_providers().values())
 
-    def _ahead_providers(self) -> dict:
-        return {m.provider.name: m.provider for m in self.models if self.ahead_lane(m)}
+    def _ahead_providers(self) -> dict[str, Provider]:
+        return {m.provider.name: m.provider for m in self.models if m.provider is not None and self.ahead_lane(m)}
 
     def prefetch(self) -> Prefetcher:
         if self.prefetcher is None:
@@ -291,7 +291,8 @@ class RunSession:
 
     @staticmethod
     def _model_meta(model: ModelSpec) -> dict:
-        meta = {"model_id": model.model_id, "provider": model.provider.name if model.provider else "local"}
+        meta: dict[str, object] = {"model_id": model.model_id,
+                                   "provider": model.provider.name if model.provider else "local"}
         if model.launch:
             meta["local"] = local_model_meta(model)  # GGUF size, quant, parameters: the report header
         return meta

@@ -37,6 +37,7 @@ class XdistHooks:
         node.workerinput["crucible_run_id"] = self.session.run_id
         node.workerinput["crucible_invocation"] = self.session.invocation
         if self.session.finished or self.session.flags.get("resumed"):
+            assert self.session.run_id is not None  # the controller names the run (or resumes one)
             node.workerinput["crucible_resume_dir"] = str(self.session.out_dir / self.session.run_id)
 
 

@@ -87,7 +87,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     return CaseFile.from_parent(parent, path=file_path)
 
 
-class CaseCollector:
+class CaseCollector(pytest.Collector):
     """Collects a case file (or an imported benchmark's data): one item per case x model x repeat."""
 
     import_name: str | None = None
@@ -159,7 +159,13 @@ class CaseItem(pytest.Function):
         self.extra_keyword_matches.update(k for k in (case.family, stem) if k)
 
     def reportinfo(self):
-        return self.path, max(self.stash[ITEM_KEY].case.line - 1, 0), self.name
+        return self.path, max(_case(self).line - 1, 0), self.name
+
+
+def _case(item: CaseItem) -> Case:
+    case = item.stash[ITEM_KEY].case
+    assert case is not None  # a case item's record always holds its case (CaseItem.__init__)
+    return case
 
 
 # -- a user's own tests that check a model ------------------------------------------------------------
@@ -179,6 +185,7 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     callspec = getattr(item, "callspec", None)
     if callspec is None or MODEL_FIXTURE not in callspec.params or isinstance(item, CaseItem):
         return
+    assert isinstance(item, pytest.Function)  # only a Function has a callspec
     model_name, repeat = callspec.params[MODEL_FIXTURE]
     markers = {m.name for m in item.iter_markers()}
     path, line, _ = item.reportinfo()
@@ -195,13 +202,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     if sum(1 for m in session.models if m.launch) > 1:
         # local models that share a device take turns: one model's items together, not a swap per item
-        order = {m.name: i for i, m in enumerate(session.models)}
+        order: dict[str | None, int] = {m.name: i for i, m in enumerate(session.models)}
         items.sort(key=lambda i: order.get(_model_name(i), -1))
     if not session.profile:
         return
-    case_of = {item: item.stash[ITEM_KEY].case for item in items if isinstance(item, CaseItem)}
+    case_of = {item: _case(item) for item in items if isinstance(item, CaseItem)}
     keep_ids = {c.id for c in session.select(list({id(c): c for c in case_of.values()}.values()))[0]}
-    selected, deselected = [], []
+    selected: list[pytest.Item] = []
+    deselected: list[pytest.Item] = []
     for item in items:  # one pass: `item in list` per item would be quadratic on large imports
         kept = item not in case_of or case_of[item].id in keep_ids
         (selected if kept else deselected).append(item)

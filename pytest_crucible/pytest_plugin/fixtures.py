@@ -19,8 +19,8 @@ def _infra_error(request, message: str):
     """Fail the item as an infrastructure error (a pytest ERROR, never a model failure). A case item or a
     user's check that has no row yet gets an error row, so the failure is in rows.jsonl and the report too."""
     state = item_state(request.node)
-    case = state and (state.case or state.check)
-    if case is not None and state.row is None:
+    case = (state.case or state.check) if state is not None else None
+    if state is not None and case is not None and state.row is None:
         session = _run_session(request)
         model = session.model(state.model_name)
         row = session.begin_row(case, model, state.repeat)
@@ -127,7 +127,10 @@ def crucible_ask(request, crucible_model, crucible_client):
     model, for a user's own check. Its row (rows.jsonl, the report) carries the last answer, each ask's
     timings and tokens (`turns`), and tokens and cost of every ask; an endpoint failure is an
     infrastructure error, not a failed check, and a request the cost cap refuses skips the check."""
-    asked = item_state(request.node).responses = []  # crucible_model skipped an item without a record
+    state = item_state(request.node)
+    assert state is not None  # crucible_model skipped an item without a record
+    asked: list = []
+    state.responses = asked
 
     def ask(prompt, *, max_tokens: int | None = None, **params):
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
@@ -153,7 +156,8 @@ def crucible_result(request, crucible_case, crucible_model):
     An infrastructure failure is a pytest error, not a failure. An item a resumed run already finished
     gets its old row, and no client (a local model's server is not started for it)."""
     session = _run_session(request)
-    state = item_state(request.node)  # crucible_model skipped an item without one
+    state = item_state(request.node)
+    assert state is not None  # crucible_model skipped an item without one
     row = session.finished_row(crucible_case, crucible_model, state.repeat)
     state.resumed = row is not None
     if row is None:

@@ -41,9 +41,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     settled = report.when == "call" or (report.when == "setup" and not report.passed)
     if state is not None and state.check is not None and state.row is None and settled:
         state.row = _check_row(item, state, report)
-    row = state.row if state is not None else None
-    if row is None or report.when == "teardown":
+    if state is None or state.row is None or report.when == "teardown":
         return report
+    row = state.row
     data = row.to_dict()  # plain data: xdist sends it on
     setattr(report, ROW_ATTRIBUTE, data)
     if state.resumed:
@@ -57,6 +57,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 def _check_row(item: pytest.Item, state: ItemState, report: pytest.TestReport) -> Row:
     """The row of a user's check: its outcome and reason as pytest saw them, with the answers it asked for."""
+    assert state.check is not None  # called for a user's check only
     session = item.config.stash[SESSION_KEY]
     model = session.model(state.model_name)
     row = session.begin_row(state.check, model, state.repeat)

@@ -149,8 +149,8 @@ class Sandbox:
         if path is None and not allow_unsandboxed:
             raise SandboxError("bubblewrap (bwrap) not found on PATH; install it (apt install bubblewrap, "
                                "dnf install bubblewrap, ...) or allow unsandboxed execution "
-                               "(--crucible-allow-unsandboxed; `crucible cases verify --allow-unsandboxed`) to run code "
-                               "without isolation")
+                               "(--crucible-allow-unsandboxed; `crucible cases verify --allow-unsandboxed`) "
+                               "to run code without isolation")
         self.bwrap = path
         self.unsandboxed = path is None
         self.python = os.path.realpath(sys.executable)
@@ -184,8 +184,8 @@ class Sandbox:
             "'env': sorted(k for k in os.environ if k not in ('PATH', 'LANG', 'HOME', 'TMPDIR', "
             "'LC_CTYPE', 'PWD'))}))\n"
         )
-        expected = ('{"back": "okok", "given": "file", "total": %d, "env": []}'
-                    % sum(math.isqrt(i) for i in range(10000)))
+        total = sum(math.isqrt(i) for i in range(10000))
+        expected = f'{{"back": "okok", "given": "file", "total": {total}, "env": []}}'
         try:
             result = self.run_python(program, stdin="ok", timeout_s=60, files={"given.txt": "file"},
                                      args=["given.txt"])
@@ -201,7 +201,7 @@ class Sandbox:
     # ------------------------------------------------------------------ one run
 
     def execute(self, code: str | bytes, *, stdin: bytes = b"", timeout_s: float = 15.0, memory_mb: int = 1024,
-                files: dict[str, str] | None = None, args: list[str] = (), channel: bool = False,
+                files: dict[str, str] | None = None, args: list[str] | tuple[str, ...] = (), channel: bool = False,
                 secret: bytes | None = None, cwd_on_path: bool = True,
                 no_signal_handlers: bool = False) -> RunResult:
         """Run `code` (source, or bytes: a code object marshalled by this interpreter); with `channel`,
@@ -222,19 +222,19 @@ class Sandbox:
             clean_files.append((str(rel), content.encode("utf-8") if isinstance(content, str) else content))
         kind = "code" if isinstance(code, bytes) else "src"
         program_data = code if isinstance(code, bytes) else code.encode("utf-8")
-        spawn = dict(stdin=stdin, timeout_s=timeout_s, memory_mb=memory_mb, args=[str(a) for a in args], kind=kind,
-                     channel=channel, secret=secret, cwd_on_path=cwd_on_path,
-                     no_signal_handlers=no_signal_handlers)
+        spawn = functools.partial(
+            self._spawn, stdin=stdin, timeout_s=timeout_s, memory_mb=memory_mb, args=[str(a) for a in args],
+            kind=kind, channel=channel, secret=secret, cwd_on_path=cwd_on_path, no_signal_handlers=no_signal_handlers)
         if not self.unsandboxed:
-            return self._spawn(program_data, clean_files, None, **spawn)
+            return spawn(program_data, clean_files, None)
         with tempfile.TemporaryDirectory(prefix="crucible-run-") as tmp:
             work = Path(tmp)
             (work / ".crucible-main.py").write_bytes(program_data)
-            for rel, data in clean_files:
-                target = work.joinpath(*PurePosixPath(rel).parts)
+            for rel_name, data in clean_files:
+                target = work.joinpath(*PurePosixPath(rel_name).parts)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
-            return self._spawn(b"", [], work, **spawn)
+            return spawn(b"", [], work)
 
     def _limits(self, timeout_s: float, memory_mb: int) -> str:
         cpu = int(math.ceil(timeout_s)) + 1
@@ -273,6 +273,7 @@ class Sandbox:
                 program = "/sandbox/main.py"
                 cwd = "/"
                 env = {"PATH": SANDBOX_ENV["PATH"]}
+                assert self.bwrap is not None and self._static is not None  # sandboxed: both set in __init__
                 fd = _data_fd(program_data)
                 child_fds.append(fd)
                 argv = [self.bwrap, *self._static, "--ro-bind-data", str(fd), program]
@@ -311,6 +312,7 @@ class Sandbox:
 
     def _supervise(self, proc: subprocess.Popen, started: float, *, stdin: bytes, timeout_s: float,
                    start_r: int, chan_r: int | None) -> RunResult:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None  # all pipes
         deadline = started + timeout_s
         out = {"stdout": bytearray(), "stderr": bytearray(), "start": bytearray(), "channel": bytearray()}
         truncated = False

@@ -113,7 +113,7 @@ def _perf_items(perf) -> list[dict]:
     if not perf:
         return []
     items = perf if isinstance(perf, list) else [perf]
-    out = []
+    out: list[dict] = []
     for i, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("input"), str) or not item["input"].strip():
             raise TestSpecError("perf: each item needs `input`, Python code that sets `args` (a tuple) and "
@@ -169,7 +169,7 @@ def _prepare(tests: str, entry_point: str, setup: str, perf: tuple[tuple[str, st
     for code in (tests, setup, *(p[1] for p in perf), *(p[2] for p in perf)):
         if code.strip():
             modules |= _imported_modules(parse_python(code))
-    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    stdlib: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
     modules = {m for m in modules if m in stdlib and m not in _NEVER_PREIMPORT} | set(DEFAULT_CLONES)
     return PreparedTests(tests=new_tests, setup=new_setup, perf=tuple(perf_out), units=tuple(units),
                          sites=tuple(sites), modules=tuple(sorted(modules)), clone=tuple(sorted(modules)))
@@ -201,6 +201,7 @@ def _parse(source: str, where: str) -> ast.Module:
         raise TestSpecError(f"{where}: SyntaxError line {exc.lineno}: {exc.msg}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise TestSpecError(f"{where}: cannot be parsed ({type(exc).__name__})") from None
+    assert isinstance(tree, ast.Module)  # mode "exec"
     for node in ast.walk(tree):
         name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
             node.name if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else None
@@ -220,7 +221,7 @@ def code_imports(code: str) -> tuple[str, ...]:
         tree = parse_python(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    stdlib: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
     return tuple(sorted(m for m in _imported_modules(tree) if m in stdlib and m not in _NEVER_PREIMPORT))
 
 
@@ -273,7 +274,7 @@ def _rewrite(tree: ast.Module, source: str, where: str, entry_point: str,
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
-def _segment(lines: list[str], node: ast.AST) -> str | None:
+def _segment(lines: list[str], node: ast.expr) -> str | None:
     """The source text of `node` (column offsets are UTF-8 byte offsets)."""
     end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
     if end_line is None or end_col is None or end_line > len(lines):
@@ -342,7 +343,7 @@ class _ExprRewriter(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare):
         top = node is self.top
-        node = self.generic_visit(node)
+        self.generic_visit(node)  # edits the node in place
         ops = [_OP_NAMES[type(op)] for op in node.ops]
         if len(ops) == 1:
             return ast.copy_location(_call("__crucible_cmp__", _const(self.index), _const(ops[0]), node.left,
@@ -352,30 +353,30 @@ class _ExprRewriter(ast.NodeTransformer):
                                        ast.List(elts=[node.left, *node.comparators], ctx=ast.Load())), node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp):
-        node = self.generic_visit(node)
+        self.generic_visit(node)
         if isinstance(node.op, ast.Not):
             node.operand = self._bool(node.operand)
         return node
 
     def visit_BoolOp(self, node: ast.BoolOp):
         boolean = id(node) in self.boolean
-        node = self.generic_visit(node)
+        self.generic_visit(node)
         if boolean:
             node.values = [self._bool(v) for v in node.values]
         return node
 
     def visit_IfExp(self, node: ast.IfExp):
-        node = self.generic_visit(node)
+        self.generic_visit(node)
         node.test = self._bool(node.test)
         return node
 
     def visit_comprehension(self, node: ast.comprehension):
-        node = self.generic_visit(node)
+        self.generic_visit(node)
         node.ifs = [self._bool(i) for i in node.ifs]
         return node
 
     def visit_Call(self, node: ast.Call):
-        node = self.generic_visit(node)
+        self.generic_visit(node)
         if (isinstance(node.func, ast.Name) and node.func.id in ("all", "any") and len(node.args) == 1
                 and not node.keywords and not isinstance(node.args[0], ast.Starred)):
             return ast.copy_location(_call(f"__crucible_{node.func.id}__", _const(self.index), node.args[0]),
@@ -422,7 +423,7 @@ def parse_records(channel: bytes, key: bytes) -> tuple[list[list], int]:
 def read_verdict(result: RunResult, key: bytes, prepared: PreparedTests, *, timeout_s: float,
                  sandbox: Sandbox | None = None) -> TestOutcome:
     records, forged = parse_records(result.channel, key)
-    details = {
+    details: dict = {
         "duration_s": round(result.duration_s, 4), "returncode": result.returncode, "signal": result.signal,
         "stdout_tail": result.stdout[-500:], "stderr_tail": result.stderr[-1500:],
         "sandbox": sandbox.mode if sandbox is not None else None,
