@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
-import pytest
+import sys
+from pathlib import Path
 
-# modules a test imported when it ends, and numpy cannot be loaded twice in one process
+import _pytest.pytester
+import pytest
 from loopback import LoopbackServer
 
-import pytest_crucible.analysis.charts  # noqa: F401  (matplotlib, numpy) loaded before any test: pytester drops the
+# (matplotlib, numpy) loaded before any test: pytester drops the modules a test imported when it ends, and
+# numpy cannot be loaded twice in one process
+import pytest_crucible.analysis.charts  # noqa: F401
+
+
+def under(module, root: Path) -> bool:
+    """Whether a module was loaded from a file (or is a package) under `root`."""
+    spec = getattr(module, "__spec__", None)
+    places = [spec.origin] if spec is not None and spec.origin else []
+    places += list(getattr(module, "__path__", None) or ())
+    return any(Path(place).is_relative_to(root) for place in places)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def keep_installed_modules(tmp_path_factory):
+    """pytester snapshots sys.modules and, after an in-process run (and after each pytester test), drops
+    what was imported since. Here it drops only the modules loaded from the temporary folders (a test
+    project's conftest, test files, case files), which a fresh process would not have: the package and
+    the libraries a run imports stay loaded. Importing them again in every run costs seconds (openai,
+    matplotlib, jinja2, hypothesis's summary hook), and a second copy of a module is a second copy of
+    its classes."""
+    root = tmp_path_factory.getbasetemp().resolve()
+
+    class KeepInstalled(_pytest.pytester.SysModulesSnapshot):
+        def __init__(self, preserve=None) -> None:
+            super().__init__(preserve=lambda name: (preserve is not None and preserve(name))
+                             or not under(sys.modules.get(name), root))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_pytest.pytester, "SysModulesSnapshot", KeepInstalled)
+        yield
 
 
 @pytest.fixture

@@ -132,8 +132,8 @@ def test_a_multi_turn_item_through_the_plugin_writes_turns_to_its_row(pytester, 
     loopback.script(handler=turns_handler([
         Reply(tool_calls=[{"name": "read_log", "arguments": {"path": "/var/log/missing.log"}}]),
         Reply(tool_calls=[CALL]), Reply("Errors: 2")]))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-                                           "agent/logs.cases.yaml", "-m", "agent and hard")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                "agent/logs.cases.yaml", "-m", "agent and hard")
     result.assert_outcomes(passed=1)
     [row] = [json.loads(line) for line in
              (pytester.path / "crucible-results" / "latest" / "rows.jsonl").read_text().splitlines()]

@@ -160,12 +160,12 @@ def test_pytest_collects_every_category_and_grades_the_calls(pytester, loopback)
     pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
                                      "models:\n  - {name: m1, provider: loop}\n")
     args = ["-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "--crucible-import", "bfcl"]
-    result = pytester.runpytest_subprocess(*args, "--collect-only", "-q")
+    result = pytester.runpytest(*args, "--collect-only", "-q")
     assert sum("::BFCL-" in line for line in result.outlines) == 1240
     right = json.dumps({"base": 10, "height": 5})
     loopback.script(handler=lambda body: Reply(tool_calls=[{"name": "calculate_triangle_area", "arguments": right}])
                     if "triangle with a base of 10" in body["messages"][-1]["content"]
                     else Reply("I cannot do that with these functions."))
-    result = pytester.runpytest_subprocess(*args, "-k", "BFCL-simple-0[ or BFCL-simple-1[ or BFCL-irrelevance-0[")
+    result = pytester.runpytest(*args, "-k", "BFCL-simple-0[ or BFCL-simple-1[ or BFCL-irrelevance-0[")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(["*_ BFCL-simple-1[[]m1] _*", "0 calls, expected 1 (answered in text instead)"])

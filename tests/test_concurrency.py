@@ -54,8 +54,7 @@ def project(pytester, loopback, tmp_path, monkeypatch):
 
 
 def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-                                         "math", *args)
+    return pytester.runpytest("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "math", *args)
 
 
 def rows(pytester) -> list[dict]:
@@ -104,8 +103,7 @@ def test_multi_turn_items_are_asked_ahead_like_any_other(project, loopback):
         return Reply(tool_calls=[{"name": "lookup", "arguments": {"key": f"k{i}"}}], first_token_delay=DELAY)
 
     loopback.script(handler=two_turns)
-    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-                                          "agent")
+    result = project.runpytest("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "agent")
     result.assert_outcomes(passed=N // 2)
     assert loopback.chat_count == N
     assert CONCURRENCY - 1 <= loopback.max_in_flight <= CONCURRENCY
@@ -144,7 +142,8 @@ def test_exitfirst_stops_asking_ahead(project, loopback):
 
 
 def test_xdist_workers_share_the_providers_slots(project, loopback):
-    result = run(project, "-n", "2")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                          "math", "-n", "2")
     result.assert_outcomes(passed=N)
     assert loopback.max_in_flight == CONCURRENCY     # two workers, one limit: never 2 x 8
     assert sorted(r["case_id"] for r in rows(project)) == [f"C{i:02d}" for i in range(N)]
@@ -187,8 +186,8 @@ def test_a_users_check_the_cost_cap_refuses_is_skipped_not_failed(project, loopb
         def test_asks(crucible_ask):
             assert crucible_ask("What is 1 + 1?").content
     """)
-    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-                                          "test_mine.py", "--crucible-max-cost=0.05", "-rs")
+    result = project.runpytest("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                               "test_mine.py", "--crucible-max-cost=0.05", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*SKIPPED * cost cap $0.05 reached*"])
     [row] = rows(project)

@@ -194,8 +194,7 @@ def plugin_project(pytester, loopback, judge_reply):
 
 
 def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-                                         "prose", *args)
+    return pytester.runpytest("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "prose", *args)
 
 
 def test_through_the_plugin_judged_items_pass_are_skipped_without_a_judge_or_error(pytester, loopback, monkeypatch):

@@ -43,6 +43,7 @@ from pytest_crucible.local.process import (
     kill_group,
     kill_recorded,
     pid_alive,
+    process_cmdline,
     spawn_guarded,
     still_the_same,
     wait_exec,
@@ -152,6 +153,14 @@ def managers(lease_dir):
 
 def events(lease_dir: Path) -> list[dict]:
     return LeaseDir(lease_dir).history()
+
+
+def exec_d(argv: list[str], **kw) -> subprocess.Popen:
+    """`argv` started, returned once the child has exec'd (its /proc cmdline is argv): identify() on a child
+    still between fork and exec would record the parent's command line, which no later check matches."""
+    proc = subprocess.Popen(argv, **kw)
+    assert wait_for(lambda: process_cmdline(proc.pid) == tuple(argv), 10, poll=0.005), "the child never exec'd"
+    return proc
 
 
 def python_child(code: str, **kw) -> subprocess.Popen:
@@ -312,7 +321,7 @@ def test_server_dies_with_its_parent_even_on_sigkill(tmp_path):
 
 
 def test_kill_recorded_never_kills_a_different_process(tmp_path):
-    proc = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    proc = exec_d(["sleep", "300"], start_new_session=True)
     try:
         real = identify(proc.pid)
         other_cmd = ProcessId(real.pid, real.starttime, ("python", "-m", "llama_cpp.server"), real.host)
@@ -389,7 +398,7 @@ def test_multi_device_lease_is_all_or_nothing(lease_dir):
 
 
 def test_dead_holders_lease_is_reclaimed_and_its_orphan_server_killed(lease_dir):
-    orphan = subprocess.Popen(["sleep", "300"], start_new_session=True)  # not guarded: outlives the holder
+    orphan = exec_d(["sleep", "300"], start_new_session=True)  # not guarded: outlives the holder
     server = {"process": identify(orphan.pid).to_dict(), "pgid": orphan.pid, "base_url": "http://x/v1"}
     proc = holder(lease_dir, "cpu", "smollm2", server=server)
     try:
@@ -412,7 +421,7 @@ def test_dead_holders_lease_is_reclaimed_and_its_orphan_server_killed(lease_dir)
 
 
 def test_reclaim_spares_a_process_that_only_reuses_the_pid(lease_dir):
-    innocent = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    innocent = exec_d(["sleep", "300"], start_new_session=True)
     try:
         wrong = ProcessId(innocent.pid, identify(innocent.pid).starttime, ("llama-server", "-m", "x.gguf"),
                           os.uname().nodename)
@@ -554,7 +563,6 @@ def test_a_server_that_never_answers_is_stopped_after_startup_timeout(managers, 
 
 
 def _all_cmdlines():
-    from pytest_crucible.local.process import process_cmdline
     return [process_cmdline(int(p)) for p in os.listdir("/proc") if p.isdigit()]
 
 
@@ -683,9 +691,8 @@ def pytester_config(pytester, fake_binary, lease_timeout: float = 2) -> Path:
 
 def test_crucible_lease_fixture_serves_a_launch_model_in_a_run(pytester, fake_binary, lease_dir):
     config = pytester_config(pytester, fake_binary)
-    result = pytester.runpytest_subprocess("--models", "fake", "--crucible-no-builtin-cases", "--crucible-config",
-                                           str(config), "--crucible-out", "out", "-p", "no:cacheprovider",
-                                           "local.cases.yaml")
+    result = pytester.runpytest("--models", "fake", "--crucible-no-builtin-cases", "--crucible-config", str(config),
+                                "--crucible-out", "out", "-p", "no:cacheprovider", "local.cases.yaml")
     result.assert_outcomes(passed=1, failed=1)  # the fake always answers 4
     rows = [json.loads(line) for line in (pytester.path / "out" / "latest" / "rows.jsonl").read_text().splitlines()]
     assert {r["case_id"]: r["outcome"] for r in rows} == {"add-two": "passed", "add-three": "failed"}
@@ -697,9 +704,8 @@ def test_lease_failure_is_an_error_not_a_model_failure(pytester, fake_binary, le
     config = pytester_config(pytester, fake_binary)
     proc = holder(lease_dir, "cpu", "someone-else")
     try:
-        result = pytester.runpytest_subprocess("--models", "fake", "--crucible-no-builtin-cases", "--crucible-config",
-                                               str(config), "-p", "no:cacheprovider", "local.cases.yaml",
-                                               "--crucible-out", "out")
+        result = pytester.runpytest("--models", "fake", "--crucible-no-builtin-cases", "--crucible-config",
+                                    str(config), "-p", "no:cacheprovider", "local.cases.yaml", "--crucible-out", "out")
     finally:
         proc.stdin.close()
         proc.wait()
@@ -720,11 +726,15 @@ def test_a_lease_held_by_another_run_makes_the_next_run_wait(pytester, fake_bina
                             "--crucible-config", str(config), "-p", "no:cacheprovider", "local.cases.yaml",
                             "--crucible-out", "out", "-s"], cwd=pytester.path, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
-    time.sleep(1.5)
-    assert run.poll() is None  # waiting for the device
+    said = []
+    for line in run.stdout:  # until it says it waits (it gives up after lease_timeout, so this ends)
+        said.append(line)
+        if "waiting" in line:
+            break
+    assert run.poll() is None, "".join(said)  # waiting for the device
     proc.stdin.close()
     proc.wait()
-    out = run.communicate(timeout=60)[0]
+    out = "".join(said) + run.communicate(timeout=120)[0]
     assert run.returncode == 1, out  # one case passed, one failed
     assert f"device cpu is leased by pid {proc.pid} (model someone-else)" in out and "waiting" in out
     kinds = [e["event"] for e in events(lease_dir)]

@@ -1,4 +1,5 @@
-"""The plugin end to end through pytest itself (pytester subprocesses) against the loopback endpoint."""
+"""The plugin end to end through pytest itself (pytester runs, in this process unless the test is about
+separate processes: xdist) against the loopback endpoint."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def project(pytester, loopback):
 
 
 def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+    return pytester.runpytest("-p", "no:cacheprovider", *args)
 
 
 def report_of(pytester) -> dict:
@@ -135,7 +136,7 @@ def test_xdist_report_equals_serial(project, loopback):
     args = ("--models", "m1,m2", "-m", "math or instruct or reasoning")
     run(project, *args)
     serial = report_of(project)
-    result = run(project, *args, "-n", "2")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", *args, "-n", "2")
     result.stdout.fnmatch_lines(["*2 workers*"])
     parallel = report_of(project)
     assert parallel["meta"]["run_id"] != serial["meta"]["run_id"]
@@ -368,11 +369,11 @@ def test_last_failed_and_exitfirst(project, loopback):
     math = [c for c in SUITE if c.category == "math"]
     right = next(c for c in math if c.verify.get("reference"))
     loopback.script(rules=[(right.messages[-1]["content"], Reply(right.verify["reference"]))], default="Answer: -1")
-    first = project.runpytest_subprocess("--models", "m1", "-m", "math")
+    first = project.runpytest("--models", "m1", "-m", "math")
     first.assert_outcomes(passed=1, failed=len(math) - 1)
-    again = project.runpytest_subprocess("--models", "m1", "-m", "math", "--lf")
+    again = project.runpytest("--models", "m1", "-m", "math", "--lf")
     again.assert_outcomes(failed=len(math) - 1)
-    stop = project.runpytest_subprocess("--models", "m1", "-m", "math", "-x")
+    stop = project.runpytest("--models", "m1", "-m", "math", "-x")
     assert stop.parseoutcomes()["failed"] == 1
 
 

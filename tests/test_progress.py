@@ -59,10 +59,10 @@ def test_the_run_prints_progress_and_is_quiet_under_q(pytester, loopback):
     loopback.script(default=Reply("Answer: 1"))
     # a user's check ends in a row too: it counts, with -n and without
     args = ("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases", "few.cases.yaml", "test_mine.py")
-    result = pytester.runpytest_subprocess(*args)
+    result = pytester.runpytest(*args)
     result.stdout.fnmatch_lines(["crucible: m1: 7/7 done (7 passed, 0 failed, 0 errors, 0 skipped), $0.0000, "
                                  "0 in flight, ETA done"])
-    quiet = pytester.runpytest_subprocess(*args, "-q")
+    quiet = pytester.runpytest(*args, "-q")
     assert "7/7 done" not in quiet.stdout.str()
     spread = pytester.runpytest_subprocess(*args, "-n", "2")
     spread.stdout.fnmatch_lines(["crucible: m1: 7/7 done (7 passed*ETA done"])

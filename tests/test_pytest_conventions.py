@@ -9,6 +9,7 @@ installed in; any id a run prints can be pasted back, from any directory.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 from loopback import Reply
 
-from pytest_crucible.suite.case import load_cases
+from pytest_crucible.suite.case import builtin_cases_dir, load_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = load_cases()
@@ -42,11 +43,12 @@ def wheel_site(tmp_path_factory) -> Path:
 
 
 class Install:
-    """`pytest --models zeta1 ...` run by one installation's python, in the pytester directory."""
+    """`pytest --models zeta1 ...` run with one installation, in the pytester directory: the wheel's by a
+    python whose PYTHONPATH puts it first, the checkout's (this process's) in this process."""
 
     def __init__(self, kind: str, pytester: pytest.Pytester):
         self.kind, self.python, self.pytester = kind, Path(sys.executable), pytester
-        self.suite_dir = Path(self.python_says(
+        self.suite_dir = builtin_cases_dir() if kind == "editable" else Path(self.python_says(
             "from pytest_crucible.suite.case import builtin_cases_dir; print(builtin_cases_dir())"))
 
     def python_says(self, code: str) -> str:
@@ -54,8 +56,13 @@ class Install:
         return out.stdout.strip()
 
     def pytest(self, *args: str) -> pytest.RunResult:
-        config = f"--crucible-config={self.pytester.path / 'models.yaml'}"
-        return self.pytester.run(str(self.python), "-m", "pytest", "--models=zeta1", config, *args, timeout=300)
+        """-n0: a run whose rootdir is the checkout reads its pyproject.toml, whose addopts spread the
+        project's own tests over xdist workers. The checkout is the install this process runs: its runs
+        need no process of their own."""
+        args = ("-n0", "--models=zeta1", f"--crucible-config={self.pytester.path / 'models.yaml'}", *args)
+        if self.kind == "editable":
+            return self.pytester.runpytest(*args)
+        return self.pytester.run(str(self.python), "-m", "pytest", *args, timeout=300)
 
 
 @pytest.fixture(params=["editable", "wheel"])
@@ -82,9 +89,14 @@ def ids_run(result: pytest.RunResult) -> list[str]:
     return [m.group(2) for line in result.outlines if (m := ID_LINE.match(line))]
 
 
-def from_root(printed: str) -> str:
-    """`../../crucible/math/x.yaml::ID[m]` (printed from a folder other than rootdir) -> `crucible/...`."""
-    return printed[printed.index("crucible/"):]
+def from_root(printed: str, result: pytest.RunResult) -> str:
+    """An id as printed, relative to the working directory (`../../checkout/crucible/math/x.yaml::ID[m]` when
+    rootdir is the checkout), made rootdir-relative (`crucible/math/x.yaml::ID[m]`) whatever the folders on
+    the way are named: a checkout folder may be named crucible too."""
+    [rootdir] = [line.removeprefix("rootdir: ").split(", ")[0] for line in result.outlines
+                 if line.startswith("rootdir: ")]
+    path, sep, rest = printed.partition("::")
+    return Path(os.path.normpath(Path.cwd() / path)).relative_to(rootdir).as_posix() + sep + rest
 
 
 def collected(result: pytest.RunResult) -> list[str]:
@@ -177,9 +189,33 @@ def test_a_printed_id_pasted_back_runs_that_item_from_any_directory(install, loo
     # the installed file's real path, with the case id, is the same item under the same id
     path, name = target.removeprefix("crucible/").split("::")
     by_path = install.pytest(f"{install.suite_dir / path}::{name}", "-rA")
-    assert [from_root(i) for i in ids_run(by_path)] == [target]
+    assert [from_root(i, by_path) for i in ids_run(by_path)] == [target]
     # a whole installed file, and --deselect with a printed id
     file_id = target.split("::")[0]
     rest = install.pytest(file_id, f"--deselect={target}", "--collect-only", "-q")
     file_cases = [c for c in MATH if Path(c.file).name == Path(path).name]
     assert len(collected(rest)) == len(file_cases) - 1 and target not in collected(rest)
+
+
+def test_ids_stay_the_same_under_a_checkout_folder_named_crucible(pytester, loopback, monkeypatch):
+    """The ids' fixed root is named crucible, and so may be the folder the project is checked out in (here
+    a link to this checkout, the install the tests run): a case given by its path in that folder is printed
+    relative to rootdir (the checkout, whose pyproject.toml is found first), and what is printed pastes back."""
+    checkout = pytester.path / "crucible"
+    checkout.symlink_to(ROOT, target_is_directory=True)
+    case = MATH[len(MATH) // 2]
+    rel = Path(case.file).relative_to(ROOT / "cases").as_posix()
+    pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
+                                     "models:\n  - {name: zeta1, provider: loop}\n")
+    loopback.script(default="Answer: -1")
+    monkeypatch.chdir(pytester.mkdir("work"))
+    args = ("-p", "no:cacheprovider", "-n0", "--models=zeta1", f"--crucible-config={pytester.path / 'models.yaml'}",
+            "-rA")
+    by_path = pytester.runpytest(f"{checkout / 'cases' / rel}::{case.id}", *args)
+    by_path.assert_outcomes(failed=1)
+    [printed] = ids_run(by_path)
+    assert printed == f"../crucible/crucible/{rel}::{case.id}[zeta1]"  # the checkout, then the ids' root
+    assert from_root(printed, by_path) == f"crucible/{rel}::{case.id}[zeta1]"
+    again = pytester.runpytest(printed, *args)
+    again.assert_outcomes(failed=1)
+    assert [from_root(i, again) for i in ids_run(again)] == [f"crucible/{rel}::{case.id}[zeta1]"]

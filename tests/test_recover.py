@@ -46,8 +46,8 @@ def cut_run(pytester, loopback):
     pytester.makefile(".yaml", models=models_yaml(loopback.base_url))
     (pytester.path / "math").mkdir()
     (pytester.path / "math" / "think_cases.py").write_text(CASES)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models", ",".join(STYLES),
-                                           "--crucible-no-builtin-cases", "math")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--models", ",".join(STYLES), "--crucible-no-builtin-cases",
+                                "math")
     return pytester, result, pytester.path / "crucible-results" / "latest"
 
 

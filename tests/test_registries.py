@@ -116,8 +116,8 @@ def test_pytest_collects_and_runs_the_imported_items(shout, pytester, loopback):
     pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
                                      "models:\n  - {name: m1, provider: loop}\n")
     loopback.script(default=Reply("HELLO"))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-                                           "--crucible-import", "shout-bench", "-v")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                "--crucible-import", "shout-bench", "-v")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*::SHOUT-0?m1? PASSED*", "*::SHOUT-1?m1? FAILED*"])
     result.stdout.fnmatch_lines(["*said 'HELLO', expected 'TIDE'*"])

@@ -174,7 +174,7 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
                       "  - {id: U02, category: math, difficulty: easy, prompt: two, grader: {type: numeric, answer: 2}}\n"
                       "  - {id: U03, category: reasoning, difficulty: easy, prompt: two too, grader: {type: numeric, answer: 2}}\n")
     args = ("-p", "no:cacheprovider", "--models=m1", "--crucible-no-builtin-cases", "mine.cases.yaml")
-    result = pytester.runpytest_subprocess(*args)
+    result = pytester.runpytest(*args)
     run_dir = (pytester.path / "crucible-results" / "latest").resolve()
     page = (run_dir / HTML_FILE).read_text()
     assert "pytest-crucible report " + run_dir.name in page
@@ -187,9 +187,9 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
         "  latency    TTFT * s, decode * (medians of 3 graded requests)",
         f"report: {run_dir.relative_to(pytester.path)}/report.html (beside it: report.json, report.md, rows.jsonl)",
     ])
-    quiet = pytester.runpytest_subprocess(*args, "-q").stdout.str()
+    quiet = pytester.runpytest(*args, "-q").stdout.str()
     assert "  math       ██████████░░░░░░░░░░ 50% (1/2)" in quiet
-    very_quiet = pytester.runpytest_subprocess(*args, "-qq").stdout.str()
+    very_quiet = pytester.runpytest(*args, "-qq").stdout.str()
     assert "m1: 66.7% (2/3)" in very_quiet and "  math " not in very_quiet
 
 

@@ -1,4 +1,4 @@
-"""`pytest --models NAME -m speed` end to end (pytester subprocesses) against the loopback endpoint."""
+"""`pytest --models NAME -m speed` end to end (pytester runs) against the loopback endpoint."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def project(pytester, loopback, tmp_path, monkeypatch):
 
 
 def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--crucible-no-builtin-cases", "speed", *args)
+    return pytester.runpytest("-p", "no:cacheprovider", "--crucible-no-builtin-cases", "speed", *args)
 
 
 def latest(pytester, name: str):
@@ -100,7 +100,8 @@ def test_bad_speed_options_are_usage_errors(project):
 
 def test_speed_items_never_overlap_under_xdist(project, loopback):
     loopback.script(default=Reply(" ".join(["tok"] * 30), first_token_delay=0.05, token_delay=0.005))
-    result = run(project, "--models", "m1", "-m", "speed", "-n", "3", *FAST)
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--crucible-no-builtin-cases", "speed", "--models", "m1",
+                                          "-m", "speed", "-n", "3", *FAST)
     assert result.ret == 0, result.stdout.str()[-3000:]
     spans = []
     for row in latest(project, "rows.jsonl"):
