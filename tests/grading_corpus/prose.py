@@ -65,6 +65,7 @@ def contains(cases) -> list[Reply]:
     for fact in _FACTS:
         wrong[f"missing {fact}"] = _TEMPLATES[1].format(**{**_FACTS, fact: "an unknown"})
     wrong["over the limit"] = f"{_RIGHT[1]} {_RIGHT[2]}"
+    wrong["correction naming a new cost"] = f"{_RIGHT[1]}\n\nActually, the restoration costs 4.2 million euros."
     wrong["parrot"] = prompt_of(case)
     for n, refusal in enumerate(REFUSALS):
         wrong[f"refusal {n}"] = refusal
