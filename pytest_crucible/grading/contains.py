@@ -6,10 +6,12 @@ subjects.
 
 `all`: every item must appear; an item may itself be a list of alternatives (["Lovelace", "Ada King"]).
 `any`: at least one must appear. `forbidden`: none may appear.
-`facts`: each fact must be stated with its subject, in one clause (a sentence, cut at `;`, `, `, dashes and the
+`facts`: each fact must be stated next to its subject (nearer to one of its own subjects than to another fact's),
+in one clause (a sentence, cut at `;`, `, `, dashes and the
 words and, but, after, before, while, whereas, which, who, with; a line wrapped inside a paragraph is joined): `{subject: [opened], fact: "1911"}` passes "it opened
 in 1911 and is 186 metres long" and fails "it opened in 186 and is 1911 metres long", so a summary that lists the
-right names and numbers against the wrong subjects (or none: keyword soup) fails. Subject and fact are phrases or
+right names and numbers against the wrong subjects (or none: keyword soup) fails, and so does a fact hedged in its
+clause ("opened in 1911 or 1912"). Subject and fact are phrases or
 lists of alternatives; a trailing `*` matches any ending (`reopen*`).
 The commitment rule (commitment.py) applies: labelled alternatives ("Version one: ... Version two: ..."), a
 correction that names a number no fact or required phrase holds, or an admitted error fail as ambiguous.
@@ -84,11 +86,39 @@ def clauses(text: str) -> list[str]:
     return [c for s in sentences(_SOFT_BREAK.sub(" ", text)) for c in _CLAUSE.split(s) if c.strip()]
 
 
-def fact_stated(parts: list[str], fact: dict, case_sensitive: bool = False) -> bool:
-    """Is the fact stated with its subject in one of the clauses?"""
-    subjects, values = as_list(fact["subject"]), as_list(fact["fact"])
-    return any(any(found(c, s, case_sensitive) for s in subjects) and any(found(c, v, case_sensitive) for v in values)
-               for c in parts)
+def _spans(text: str, needles, case_sensitive: bool) -> list[tuple[int, int]]:
+    out = []
+    for needle in needles:
+        needle = str(needle)
+        if needle.endswith("*") and len(needle) > 1:
+            pattern = re.compile(word_pattern(needle[:-1], case_sensitive).pattern.removesuffix(r"(?!\w)") + r"\w*",
+                                 0 if case_sensitive else re.I)
+        else:
+            pattern = word_pattern(needle, case_sensitive)
+        out += [m.span() for m in pattern.finditer(text)]
+    return out
+
+
+def _gap(text: str, a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Words between two spans; a bracket between them counts as three (it closes a remark)."""
+    between = text[min(a[1], b[1]):max(a[0], b[0])] if a[0] != b[0] else ""
+    return len(between.split()) + 3 * sum(between.count(c) for c in "()[]")
+
+
+def fact_stated(parts: list[str], fact: dict, facts: list[dict], case_sensitive: bool = False) -> bool:
+    """Is the fact stated with its subject in one clause: a value of the fact whose nearest subject (of all the
+    facts' subjects) is one of its own, in a clause that does not hedge ("in 1911 or 1912")?"""
+    own = as_list(fact["subject"])
+    others = [s for f in facts if f is not fact for s in as_list(f["subject"]) if s not in own]
+    for clause in parts:
+        if commitment.hedges(clause):
+            continue
+        mine, theirs = _spans(clause, own, case_sensitive), _spans(clause, others, case_sensitive)
+        for value in _spans(clause, as_list(fact["fact"]), case_sensitive):
+            near = min((_gap(clause, value, s) for s in mine), default=None)
+            if near is not None and all(_gap(clause, value, s) > near for s in theirs):
+                return True
+    return False
 
 
 def _uncommitted(text: str, spec: dict) -> str:
@@ -124,7 +154,7 @@ def grade(case, response) -> Grade:
     any_ok = not optional or any(found(text, n, cs) for n in optional)
     banned = [n for n in spec.get("forbidden", []) if found(text, n, cs)]
     parts = clauses(text)
-    unstated = [f for f in spec.get("facts", []) if not fact_stated(parts, f, cs)]
+    unstated = [f for f in spec.get("facts", []) if not fact_stated(parts, f, spec["facts"], cs)]
     details = {"missing": missing, "forbidden_found": banned, "any_found": any_ok, "facts_missing": unstated}
     limit = spec.get("max_words")
     if limit is not None:

@@ -51,7 +51,8 @@ _POLITE = (r"(?:sure\s+thing|certainly|of\s+course|absolutely|great\s+question|g
 # Words that are polite only when punctuation follows ("Sure!", but not "Sure enough", "Great Britain").
 _AMBIGUOUS = r"(?:sure|okay|ok|alright|all\s+right|great|gladly)"
 _INTERJECTION = rf"(?:{_POLITE}|{_AMBIGUOUS})"
-_LEAD_IN = (r"(?:here(?:'|’)?s|here\s+is|here\s+are|below\s+is|below\s+are|the\s+following\s+is|"
+_LEAD_IN = (r"(?:here(?:'|’)?s|here\s+is|here\s+are|here\s+it\s+is|here\s+they\s+are|below\s+is|below\s+are|"
+            r"the\s+following\s+is|"
             r"as\s+requested)")
 # "Sure!" / "Certainly." / "Of course, happy to help!" on their own.
 _INTERJECTION_SENTENCE = re.compile(

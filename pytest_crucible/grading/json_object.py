@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from fractions import Fraction
 
 from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, json_answer, one_solution
-from pytest_crucible.grading.extract import clean_answer, find_all_json, find_json, json_error, numbers
+from pytest_crucible.grading.extract import clean_answer, find_all_json, find_json, json_error, normalize, numbers
 
 _FIELDS = {"type", "required", "exact", "extra_keys", "root"}
 TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
@@ -152,6 +154,25 @@ def _scalars(data) -> list:
     return [data]
 
 
+def _contradiction(claim: str, data: dict) -> str | None:
+    """What a correction gives a key of the object that the object does not hold ("Dulse should be 61")."""
+    for key, value in data.items():
+        if isinstance(value, (dict, list)):
+            continue
+        m = re.search(rf"(?<!\w){re.escape(str(key))}(?!\w)\W*(?:is|was|should\s+be|would\s+be|=|:|to)?\s*(.+)",
+                      claim, re.I)
+        if not m:
+            continue
+        said = m.group(1).strip(" .!\"'")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            got = numbers(said)[:1]
+            if got and got[0].value != Fraction(repr(value) if isinstance(value, float) else value):
+                return f"{key} {got[0].text}"
+        elif said and normalize(said) != normalize(str(value)):
+            return f"{key} {said[:40]}"
+    return None
+
+
 def _after(text: str, raw: str, data) -> str:
     """Why the text around the answer object takes it back or offers another ("" when it does not): labelled
     alternatives, a correction after it that names a number the object does not hold, an admitted error."""
@@ -162,9 +183,10 @@ def _after(text: str, raw: str, data) -> str:
     end = at + len(raw) if at >= 0 else text.rfind(raw[-1]) + 1
     held = {n.value for x in _scalars(data) if not isinstance(x, bool) for n in numbers(str(x))}
     for claim in commitment.claims(text, end):
-        other = [n.text for n in numbers(claim.value) if n.value not in held]
+        other = _contradiction(claim.value, data) if isinstance(data, dict) else None
+        other = other or next((n.text for n in numbers(claim.value) if n.value not in held), None)
         if other:
-            return f"ambiguous answer: corrected after the JSON ({claim.cue} ... {other[0]})"
+            return f"ambiguous answer: corrected after the JSON ({claim.cue} ... {other})"
     taken_back = commitment.admission(text, end)
     return f'ambiguous answer: taken back after it was given ("{taken_back}")' if taken_back else ""
 

@@ -39,7 +39,7 @@ _REFUSAL = re.compile(
     r"(?:help|assist|answer|do|provide|comply|summari[sz]e|explain|share|complete)|as\s+an\s+ai\b|"
     r"sorry,?\s+(?:but\s+)?i\s+can(?:no|')?t)", re.I)
 # "Either print caches its output or ...", "Maybe range is lazy, or maybe ...": two answers offered at the start
-_HEDGED_OPENING = re.compile(r"^\W*(?:it\s+(?:is|could\s+be|might\s+be)\s+)?(?:either(?!\s+way)|maybe|perhaps|possibly)\b"
+_HEDGED_OPENING = re.compile(r"^\W*(?:it\s+is\s+)?(?:either(?!\s+way)|maybe|perhaps|possibly|it\s+(?:could|might|may)\s+be)\b"
                              r"[^.!?\n]*\bor\b", re.I)
 _VERDICTS = frozenset({"yes", "no", "true", "false", "maybe", "possibly"})
 _OPENING = 15    # words at the start of an answer where a verdict is given
