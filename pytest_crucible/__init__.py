@@ -27,7 +27,8 @@ _PUBLIC = {
     "haystack_case": "suite.haystack", "size_plan": "suite.haystack", "SIZE_CLASSES": "suite.haystack",
     "build_haystack": "suite.haystack", "min_context_for": "suite.haystack",
     # extending: graders, item kinds, what a reply is
-    "Grade": "grading.base", "Grader": "grading.base", "BaseGrader": "grading.base", "Response": "client.response", "ToolCall": "client.response",
+    "Grade": "grading.base", "Grader": "grading.base", "BaseGrader": "grading.base",
+    "Response": "client.response", "ToolCall": "client.response",
     "ItemKind": "engine.item_kinds",
 }
 __all__ = [

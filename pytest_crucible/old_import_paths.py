@@ -13,7 +13,7 @@ import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 # old dotted name (under pytest_crucible.) -> new
 MOVED = {
@@ -54,7 +54,7 @@ class _Forwarder(importlib.abc.Loader):
         target = importlib.import_module(self.new_name)
         module.__getattr__ = lambda name: getattr(target, name)  # type: ignore[method-assign]
         module.__dir__ = lambda: dir(target)  # type: ignore[method-assign]
-        module.__all__ = list(getattr(target, "__all__", []))
+        module.__dict__["__all__"] = list(getattr(target, "__all__", []))  # ModuleType declares no __all__
         if hasattr(target, "__path__"):
             module.__path__ = []  # a moved package: its moved submodules import through this finder too
         return module

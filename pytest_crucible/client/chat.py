@@ -19,10 +19,10 @@ for the whole call (retries included), and the size of the reply; past the deadl
 call raises :class:`EndpointError` at once (the endpoint's fault). A key the endpoint echoes into its
 reply is replaced by ``***`` before the reply is returned.
 
-Around them the client shapes each request: the model's thinking setting (:mod:`pytest_crucible.client.thinking_control`:
-fields that ask for thinking or none, the reasoning budget on top of ``max_tokens``, what the first reply
-showed), ``stream_options.include_usage`` (dropped for good by a server that refuses it), ``max_tokens``
-(sent as ``max_completion_tokens`` to a server that asks for that), and the model guard.
+Around them the client shapes each request: the model's thinking setting
+(:mod:`pytest_crucible.client.thinking_control`: fields that ask for thinking or none, the reasoning budget on top
+of ``max_tokens``, what the first reply showed), ``stream_options.include_usage`` (dropped for good by a server that
+refuses it), ``max_tokens`` (sent as ``max_completion_tokens`` to a server that asks for that), and the model guard.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pytest_crucible.client.limits import deadline_passed, deadline_s
 from pytest_crucible.client.response import Response
@@ -188,7 +189,7 @@ class ChatClient:
         """Close the transport (its connection pool)."""
         self.transport.close()
 
-    def __enter__(self) -> "ChatClient":
+    def __enter__(self) -> ChatClient:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -14,7 +14,8 @@ check, and omits the ``Authorization`` header per request).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import httpcore2
 import httpx2

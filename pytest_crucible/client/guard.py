@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import httpx2
 

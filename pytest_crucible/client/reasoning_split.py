@@ -22,8 +22,9 @@ pre-fill the tag, and a reply cut off before it closed).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["TAG_NAMES", "REASONING_FIELDS", "Split", "split", "reasoning_of"]
 

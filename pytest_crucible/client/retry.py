@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pytest_crucible.common.errors import EndpointError
 

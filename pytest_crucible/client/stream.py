@@ -32,8 +32,9 @@ from __future__ import annotations
 import bisect
 import json
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pytest_crucible.client import reasoning_split as reasoning_text
 from pytest_crucible.client.limits import TEXT_CHARS_PER_TOKEN, TEXT_FLOOR, text_cap
@@ -195,10 +196,8 @@ class StreamAssembler:
                 raise Failure(f"malformed stream data: tool call index {index!r:.40}", retryable=True)
             call_id = _text(_get(d, "id"), "tool call id")
             if index is None:  # some servers omit the index: a new id starts a new call
-                if order and (not call_id or calls[order[-1]]["id"] in ("", call_id)):
-                    index = order[-1]
-                else:
-                    index = len(order)
+                continues = order and (not call_id or calls[order[-1]]["id"] in ("", call_id))
+                index = order[-1] if continues else len(order)
             if index not in calls:
                 calls[index] = {"id": "", "name": "", "arguments": ""}
                 order.append(index)
@@ -251,8 +250,9 @@ class StreamAssembler:
             reasoning_tokens = _get(details, "reasoning_tokens")
             if reasoning_tokens is None and not reasoning:
                 reasoning_tokens = 0
-            tokens = Usage(prompt_tokens=_get(usage, "prompt_tokens"), completion_tokens=_get(usage, "completion_tokens"),
-                           reasoning_tokens=reasoning_tokens, cached_tokens=_get(prompt_details, "cached_tokens"))
+            tokens = Usage(prompt_tokens=_get(usage, "prompt_tokens"),
+                           completion_tokens=_get(usage, "completion_tokens"), reasoning_tokens=reasoning_tokens,
+                           cached_tokens=_get(prompt_details, "cached_tokens"))
         else:
             reasoning_only = sum(1 for c, answered in zip(chunks, has_answer) if not answered and not c.tool)
             tokens = Usage(prompt_tokens=estimate_prompt_tokens(messages, tools), completion_tokens=len(chunks),

@@ -12,14 +12,16 @@ A model's `thinking` (models.yaml) is `true`, `false` or `auto`:
 
 How the server is asked is the model's `thinking_api`:
 
-| thinking_api | servers | false | true, budget B |
-| --- | --- | --- | --- |
-| `chat_template` | vLLM, SGLang, llama.cpp (`--jinja`), LM Studio | `chat_template_kwargs: {enable_thinking: false}` | `chat_template_kwargs: {enable_thinking: true, thinking_budget: B}` |
-| `reasoning_effort` | OpenAI, Ollama, Groq | `reasoning_effort: none` | `reasoning_effort: low / medium / high` (B up to 2048 / 8192 / more) |
-| `openrouter` | OpenRouter | `reasoning: {enabled: false}` | `reasoning: {max_tokens: B}` |
-| `no_think` | Qwen3 soft switch, any server | ` /no_think` after the last user message | ` /think` after it |
-| `none` | | nothing | nothing (the budget is only added to max_tokens) |
-| `auto` (default) | | `chat_template` and `reasoning_effort` together | the same |
+- `chat_template` (vLLM, SGLang, llama.cpp (`--jinja`), LM Studio): false sends
+  `chat_template_kwargs: {enable_thinking: false}`, true with budget B sends
+  `chat_template_kwargs: {enable_thinking: true, thinking_budget: B}`;
+- `reasoning_effort` (OpenAI, Ollama, Groq): false sends `reasoning_effort: none`, true sends
+  `reasoning_effort: low / medium / high` (B up to 2048 / 8192 / more);
+- `openrouter` (OpenRouter): false sends `reasoning: {enabled: false}`, true sends `reasoning: {max_tokens: B}`;
+- `no_think` (Qwen3 soft switch, any server): false puts ` /no_think` after the last user message, true
+  puts ` /think` after it;
+- `none`: nothing either way (the budget is only added to max_tokens);
+- `auto` (default): `chat_template` and `reasoning_effort` together, either way.
 
 With `auto`, a field the server refuses (HTTP 400 naming it) is dropped and not sent again to that
 endpoint; with a named api the refusal is an error that says so. No server enforces B exactly: the hard
@@ -29,8 +31,9 @@ limit of a request is always `max_tokens` = answer budget + B.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 __all__ = ["APIS", "MODES", "Thinking", "RequestPlan", "effort_for"]
 
@@ -111,14 +114,14 @@ class Thinking:
         reasons = mode is True or (mode == "auto" and self.detected is not False)
         budget = reasoning_budget if reasons and reasoning_budget else None
         fields: dict = {}
-        messages = [dict(m) for m in messages]
+        sent = [dict(m) for m in messages]
         if mode != "auto":
             for api in self._apis():
                 fields.update(_fields(api, bool(mode), budget))
             if self.api == "no_think":
-                messages = _soft_switch(messages, bool(mode))
+                sent = _soft_switch(sent, bool(mode))
         thinking = "auto" if mode == "auto" else "on" if mode else "off"
-        return RequestPlan(messages, max_tokens + (budget or 0), fields, budget, thinking)
+        return RequestPlan(sent, max_tokens + (budget or 0), fields, budget, thinking)
 
     def _apis(self) -> list[str]:
         if self.api == "auto":

@@ -16,12 +16,12 @@ Plugging in another transport (a recorded-stream replayer, another HTTP stack): 
 - ``close()``: release connections; ``redact(text)``: `text` without the transport's secrets (the
   client passes every failure reason through it before it is shown).
 
-Its `ChunkStream` is a context manager (leaving it closes the stream); iterating it yields ``(chunk, seconds, stamped)``: a chunk as
-openai's ``ChatCompletionChunk`` or the same shape as a dict, the seconds since the request started, and
-whether that time is a kernel receive stamp. It raises `Failure` when the stream breaks. ``server`` is
-the HTTP ``server`` header (or None), ``elapsed()`` the seconds since the request started, and the client
-sets ``ended`` to a callable that says whether the reply ended normally (the transport may then keep
-the connection). A `Failure` says whether the attempt may be retried (see retry.py).
+Its `ChunkStream` is a context manager (leaving it closes the stream); iterating it yields ``(chunk, seconds,
+stamped)``: a chunk as openai's ``ChatCompletionChunk`` or the same shape as a dict, the seconds since the request
+started, and whether that time is a kernel receive stamp. It raises `Failure` when the stream breaks. ``server`` is
+the HTTP ``server`` header (or None), ``elapsed()`` the seconds since the request started, and the client sets
+``ended`` to a callable that says whether the reply ended normally (the transport may then keep the connection). A
+`Failure` says whether the attempt may be retried (see retry.py).
 
 `OpenAITransport` is the ``openai`` package over httpx2, its connections timed on the wire (see wire.py):
 an attempt's timer starts when the request's first byte is written to the socket, or when a new
@@ -48,7 +48,8 @@ import math
 import os
 import socket
 import time
-from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol, runtime_checkable
 
 import httpx2
 import openai
@@ -80,7 +81,7 @@ class ChunkStream(Protocol):
 
     def elapsed(self) -> float: ...
 
-    def __enter__(self) -> "ChunkStream": ...
+    def __enter__(self) -> ChunkStream: ...
 
     def __exit__(self, *exc: Any) -> None: ...
 
@@ -106,7 +107,7 @@ class OpenAIChunkStream:
     does at `[DONE]`): then the connection is kept for the next request. Each chunk that carries a token
     tells the request's `guard` (the idle gap runs from the last token)."""
 
-    def __init__(self, transport: "OpenAITransport", stream: Any, start: float, read_timeout: float,
+    def __init__(self, transport: OpenAITransport, stream: Any, start: float, read_timeout: float,
                  guard: RequestGuard) -> None:
         self._transport = transport
         self._stream = stream
@@ -132,7 +133,7 @@ class OpenAIChunkStream:
     def elapsed(self) -> float:
         return self._transport._since(self._start)[0]
 
-    def __enter__(self) -> "OpenAIChunkStream":
+    def __enter__(self) -> OpenAIChunkStream:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -350,7 +351,7 @@ def _retry_after(headers: Any) -> float | None:
     return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
+def _chain(exc: BaseException | None) -> list[BaseException]:
     seen: list[BaseException] = []
     while exc is not None and exc not in seen:
         seen.append(exc)

@@ -98,7 +98,7 @@ class _Stream(httpcore2.NetworkStream):
         try:
             self._sock.settimeout(timeout)
             data, ancillary, _, _ = self._sock.recvmsg(max_bytes, _ANCILLARY_SIZE)
-        except socket.timeout as exc:  # the same exceptions httpcore's own stream raises
+        except TimeoutError as exc:  # the same exceptions httpcore's own stream raises
             raise httpcore2.ReadTimeout(exc) from exc
         except OSError as exc:
             raise httpcore2.ReadError(exc) from exc
@@ -147,6 +147,7 @@ def drain(response: httpx2.Response, times: WireTimes, *, seconds: float = 0.1, 
     if response.is_closed or not isinstance(response.extensions.get("network_stream"), _Stream):
         return  # a connection of another transport (a proxy's) would not give up at the deadline
     times.drain_until = time.perf_counter() + seconds
+    assert isinstance(response.stream, httpx2.SyncByteStream)  # a sync client's response
     try:
         received = 0
         for part in response.stream:

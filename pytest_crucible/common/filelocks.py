@@ -38,10 +38,7 @@ EXCLUSIVE, SHARED = "exclusive", "shared"
 
 def lock_root() -> Path:
     explicit = os.environ.get(LOCK_DIR_ENV)
-    if explicit:
-        path = Path(explicit)
-    else:
-        path = Path(user_cache_dir("pytest-crucible")) / "locks"
+    path = Path(explicit) if explicit else Path(user_cache_dir("pytest-crucible")) / "locks"
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -115,7 +115,7 @@ def _param_problems(kind: str, c: dict) -> list[tuple[str, str]]:
         bad("letter", "letter is a single letter, e.g. letter: e")
     if kind in _PATTERNED:
         try:
-            re.compile(c.get("pattern"))
+            re.compile(c.get("pattern"))  # type: ignore[type-var]  # a missing pattern: the TypeError below
         except (re.error, TypeError) as exc:
             bad("pattern", f"does not compile: {exc}")
     if kind == "line_matches" and (isinstance(c.get("line"), bool) or not isinstance(c.get("line"), int)

@@ -139,8 +139,8 @@ def _prepared(case):
 # ---------------------------------------------------------------------------------------- the code
 
 _DEF = r"^[ \t]*(?:async[ \t]+)?def[ \t]+{name}[ \t]*\(|^[ \t]*class[ \t]+{name}\b|^{name}[ \t]*(?::[^=\n]*)?="
-_CODE_START = re.compile(r"^(?:from[ \t]+\S+[ \t]+import\b|import[ \t]+\w|(?:async[ \t]+)?def[ \t]+\w|class[ \t]+\w|@\w)",
-                         re.M)
+_CODE_START = re.compile(r"^(?:from[ \t]+\S+[ \t]+import\b|import[ \t]+\w|(?:async[ \t]+)?def[ \t]+\w|"
+                         r"class[ \t]+\w|@\w)", re.M)
 
 
 def _defines(code: str, name: str) -> bool:
@@ -167,6 +167,7 @@ def _definitions_only(code: str) -> bool:
         return False
     allowed = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign,
                ast.AnnAssign)
+    assert isinstance(tree, ast.Module)  # parse_python's default mode, "exec"
     return bool(tree.body) and all(isinstance(n, allowed) for n in tree.body)
 
 

@@ -30,12 +30,14 @@ _FIELDS = {"type", "answer", "alternatives", "case_sensitive"}
 _SHORT_WORDS = 12
 _TOKEN = re.compile(r"[^\W_]+(?:[-_'.][^\W_]+)*|_+\w+_*")
 # Words that only lead up to an answer or restate that it is one.
-_WORDING = frozenset("""
-    a an the is it its it's was are be will would final answer result results therefore so thus hence ends end
-    ending ended up in at on of for as with to this that which my our we get gets got gives given has have holds
-    carries shows reads remains stays lands finishes stops correct right exactly just here there namely i.e e.g
-    value one called named number code
-""".split())
+_WORDING = frozenset([
+    "a", "an", "the", "is", "it", "its", "it's", "was", "are", "be", "will", "would", "final", "answer", "result",
+    "results", "therefore", "so", "thus", "hence", "ends", "end", "ending", "ended", "up", "in", "at", "on", "of",
+    "for", "as", "with", "to", "this", "that", "which", "my", "our", "we", "get", "gets", "got", "gives", "given",
+    "has", "have", "holds", "carries", "shows", "reads", "remains", "stays", "lands", "finishes", "stops",
+    "correct", "right", "exactly", "just", "here", "there", "namely", "i.e", "e.g", "value", "one", "called",
+    "named", "number", "code",
+])
 _REMARK_PIECES = re.compile(r"[;()\[\]]|\.\s+|^\s*,")  # brackets and sentences: a rejection covers its own
 _REMARK_BREAK = re.compile(r"\s*(?:[(\[]|;|,\s|\s[-—–]\s|\.\s+(?=\S))")
 
@@ -59,7 +61,7 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
 
 def _shape(token: str) -> str:
     """A regex for tokens written like `token`: letters, digits and the rest kept in order, run lengths free."""
-    out = []
+    out: list[str] = []
     for ch in token:
         cls = "[A-Za-z]" if ch.isalpha() else "[0-9]" if ch.isdigit() else re.escape(ch)
         if not out or out[-1] != cls:
@@ -79,7 +81,7 @@ class Answers:
     siblings: frozenset[str]     # the gold's neighbours in a table or list of the prompt
 
     @classmethod
-    def of(cls, case) -> "Answers":
+    def of(cls, case) -> Answers:
         spec = case.grader
         cs = bool(spec.get("case_sensitive", False))
         golds = tuple(str(g) for g in [spec["answer"], *(spec.get("alternatives") or [])])
@@ -110,7 +112,8 @@ class Answers:
         rest = text
         for g in self.golds:
             rest = word_pattern(g, self.case_sensitive).sub(" ", rest)
-        return [t for t in _TOKEN.findall(rest) if t.casefold() not in self.wording and not commitment.HEDGE.fullmatch(t)]
+        return [t for t in _TOKEN.findall(rest)
+                if t.casefold() not in self.wording and not commitment.HEDGE.fullmatch(t)]
 
 
 def _siblings(prompt: str, golds: tuple[str, ...]) -> set[str]:

@@ -137,8 +137,8 @@ def unwrap(text: str) -> str:
     """Take off markdown that wraps the whole reply: one fenced block, bold, italics or backticks."""
     s = text.strip()
     blocks = code_blocks(s)
-    if len(blocks) == 1 and _FENCE_OPEN.match(s.split("\n", 1)[0]):
-        fence = _FENCE_OPEN.match(s.split("\n", 1)[0]).group(2)
+    if len(blocks) == 1 and (opening := _FENCE_OPEN.match(s.split("\n", 1)[0])):
+        fence = opening.group(2)
         if not blocks[0].closed or s.rstrip().endswith(fence):
             return blocks[0].code.strip()
     for left, right in _WRAPPERS:
@@ -339,10 +339,11 @@ def marked_answers(text: str) -> list[MarkedAnswer]:
         found.append((m.start(), value, "phrase", m.end() + len(value)))
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if lines:
-        m = _HASHES.match(lines[-1].strip())
-        if m:
-            found.append((text.rfind(lines[-1]), m.group(1), "hashes", len(text)))
-    marked = (MarkedAnswer(_tidy(value, kind == "boxed"), start, kind, end) for start, value, kind, end in sorted(found))
+        hashes = _HASHES.match(lines[-1].strip())
+        if hashes:
+            found.append((text.rfind(lines[-1]), hashes.group(1), "hashes", len(text)))
+    marked = (MarkedAnswer(_tidy(value, kind == "boxed"), start, kind, end)
+              for start, value, kind, end in sorted(found))
     return [a for a in marked if a.text]
 
 
@@ -465,6 +466,7 @@ def json_error(text: str, root: str | None = None) -> str | None:
 
 
 __all__ = ["CodeBlock", "FoundJSON", "ListItem", "MarkedAnswer", "Number", "clean_answer", "code_blocks",
-           "counted_answers", "find_all_json", "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
-           "marked_answers", "normalize", "numbers", "numbers_from", "paragraphs", "parse_number", "plain",
-           "sentences", "strip_preamble", "strip_reasoning", "unwrap", "word_pattern", "words"]
+           "counted_answers", "find_all_json", "find_answer", "find_json", "format_number", "has_preamble",
+           "json_error", "line_text", "list_item", "marked_answers", "normalize", "numbers", "numbers_from",
+           "paragraphs", "parse_number", "plain", "sentences", "strip_preamble", "strip_reasoning", "unwrap",
+           "word_pattern", "words"]

@@ -50,8 +50,9 @@ _CONVERSION = re.compile(r"^\s*(?:about|approx\.?|approximately|roughly|around|â
 
 def answer_spec_problems(answer: dict) -> list[tuple[str | None, str]]:
     """Problems of an `answer:` spec (shared with the tool_calls grader's no-call cases)."""
-    problems = [(f"answer.{k}", f"unknown field; allowed: {', '.join(sorted(_ANSWER_FIELDS))}")
-                for k in answer if k not in _ANSWER_FIELDS]
+    problems: list[tuple[str | None, str]] = [
+        (f"answer.{k}", f"unknown field; allowed: {', '.join(sorted(_ANSWER_FIELDS))}")
+        for k in answer if k not in _ANSWER_FIELDS]
     if "decoys" in answer and not answer.get("values"):
         problems.append(("answer.decoys", "decoys are checked next to the labels of values: give values too"))
     decoys = answer.get("decoys", [])

@@ -57,7 +57,7 @@ def _type_names(spec_type) -> list[str]:
 def check_required(required, field: str = "required") -> list[tuple[str | None, str]]:
     if not isinstance(required, dict):
         return [(field, f"{field} maps each key to a type, e.g. {{total_errors: integer}}")]
-    problems = []
+    problems: list[tuple[str | None, str]] = []
     for key, spec_type in required.items():
         bad = [t for t in _type_names(spec_type) if t not in TYPES]
         if bad or not _type_names(spec_type):

@@ -12,8 +12,8 @@
       max_words: 60                 # screen: a longer answer fails (summaries)
 
 Before any judge is asked, a screen fails what is certainly wrong: an empty answer, one over the length limit, a
-refusal, an answer that says both yes and no or opens with two answers to choose from ("Either ... or ..."),
-the prompt parroted back, an off-task answer (one that makes fewer than half of the points that list
+refusal, an answer that says both yes and no or opens with two answers to choose from ("Either ... or
+..."), the prompt parroted back, an off-task answer (one that makes fewer than half of the points that list
 `any` words, by those words), and one that asserts a forbidden word (says it, not only to set it aside: "not the
 withdrawn Quarry Lane plan" passes, "Quarry Lane or Mill Street" fails). Everything else, every paraphrase of a
 right answer above all, goes to the judge, whose verdict decides; the screen's words are necessary for half the
@@ -31,6 +31,7 @@ import re
 from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, VerifyContext, as_list
 from pytest_crucible.grading.extract import clean_answer, plain, word_pattern, words
+from pytest_crucible.grading.judge_model import RUBRICS, JudgeError
 
 # A refusal opens the answer: "I'm sorry, but I can't ...", "I cannot help with that", "As an AI ...".
 _REFUSAL = re.compile(
@@ -39,13 +40,12 @@ _REFUSAL = re.compile(
     r"(?:help|assist|answer|do|provide|comply|summari[sz]e|explain|share|complete)|as\s+an\s+ai\b|"
     r"sorry,?\s+(?:but\s+)?i\s+can(?:no|')?t)", re.I)
 # "Either print caches its output or ...", "Maybe range is lazy, or maybe ...": two answers offered at the start
-_HEDGED_OPENING = re.compile(r"^\W*(?:it\s+is\s+)?(?:either(?!\s+way)|maybe|perhaps|possibly|it\s+(?:could|might|may)\s+be)\b"
-                             r"[^.!?\n]*\bor\b", re.I)
+_HEDGED_OPENING = re.compile(r"^\W*(?:it\s+is\s+)?(?:either(?!\s+way)|maybe|perhaps|possibly|"
+                             r"it\s+(?:could|might|may)\s+be)\b[^.!?\n]*\bor\b", re.I)
 _VERDICTS = frozenset({"yes", "no", "true", "false", "maybe", "possibly"})
 _OPENING = 15    # words at the start of an answer where a verdict is given
 _GRAM = 5        # words in the runs a parroted answer shares with the prompt
 _PARROTED = 0.5  # share of the prompt's runs an answer that parrots it repeats
-from pytest_crucible.grading.judge_model import RUBRICS, JudgeError
 
 
 def check(spec: dict) -> list[tuple[str | None, str]]:
@@ -221,8 +221,8 @@ class JudgeGrader(BaseGrader):
         if not isinstance(verify.get("reference"), str):
             return []
         replies = [("verify.reference", clean_answer(verify["reference"]), True)]
-        replies += [(f"verify.accepted[{i}]", clean_answer(a), True) for i, a in enumerate(as_list(verify.get("accepted")))
-                    if isinstance(a, str)]
+        replies += [(f"verify.accepted[{i}]", clean_answer(a), True)
+                    for i, a in enumerate(as_list(verify.get("accepted"))) if isinstance(a, str)]
         replies += [(f"verify.wrong[{i}]", clean_answer(w), False) for i, w in enumerate(as_list(verify.get("wrong")))
                     if isinstance(w, str) and screen(spec, clean_answer(w), prompt) is None]
         return replies

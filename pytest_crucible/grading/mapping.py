@@ -124,7 +124,7 @@ class Shape:
         return list(self.attributes) != [_FLAT]
 
     @classmethod
-    def of(cls, answer: dict, case_sensitive: bool = False) -> "Shape":
+    def of(cls, answer: dict, case_sensitive: bool = False) -> Shape:
         expected = {str(k): ({str(a): str(x) for a, x in v.items()} if isinstance(v, dict)
                              else {_FLAT: str(v)}) for k, v in answer.items()}
         attributes: dict[str, tuple[str, ...]] = {}
@@ -224,7 +224,9 @@ def _row_segments(line: str, shape: Shape) -> list[tuple[str, str]] | None:
         if len(at) != 1:
             return None
         return [(shape.canonical_key(cells[at[0]]), " | ".join(cells[:at[0]] + cells[at[0] + 1:]))]
-    body = line[_MARKERS.match(line).end():]
+    markers = _MARKERS.match(line)
+    assert markers is not None  # every part of _MARKERS is optional: it matches, if only the empty string
+    body = line[markers.end():]
     keys = _occurrences(body, shape.keys, cs)
     grouped = _grouped(body, keys, shape)
     if grouped is not None:
@@ -293,7 +295,8 @@ def _read_rows(rows: list[tuple[str, str]], shape: Shape) -> Found:
         found.setdefault(key, {})
         values = _segment_values(segment, shape)
         if not values and not shape.grid:  # a value outside the answer set is read as written
-            raw = segment[_SEPARATOR.match(segment).end():] if _SEPARATOR.match(segment) else segment
+            separator = _SEPARATOR.match(segment)
+            raw = segment[separator.end():] if separator else segment
             raw = raw.strip(" \t|.*")
             if raw:
                 values = {_FLAT: [raw[:40]]}

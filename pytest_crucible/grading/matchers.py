@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 KINDS = ("one_of", "set", "contains", "optional")
 

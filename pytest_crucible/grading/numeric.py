@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pytest_crucible.grading import commitment
 from pytest_crucible.grading.base import BaseGrader, Grade, derivation_problems
@@ -123,9 +123,9 @@ def read_values(content: str, inputs: frozenset = frozenset()) -> Reading:
     found = numbers(text)
     if len(found) == 1:
         bound = commitment.bound(text[:found[0].start])
-        taken_back = commitment.admission(text)
+        admitted = commitment.admission(text)
         problem = (f"ambiguous answer ({bound} {found[0].text}: a bound, not a value)" if bound else
-                   f'ambiguous answer: taken back after it was given ("{taken_back}")' if taken_back else "")
+                   f'ambiguous answer: taken back after it was given ("{admitted}")' if admitted else "")
         return Reading([found[0].value], found[0].text, "", problem)
     if not found:
         return Reading([], "", "no number in the reply")
@@ -148,6 +148,7 @@ def _ambiguous(values: list[Fraction]) -> str:
 def grade(case, response) -> Grade:
     spec = case.grader
     want = parse_number(spec["answer"])
+    assert want is not None  # check() refuses an answer that is not a number
     if not clean_answer(response.content):
         return Grade(False, "empty response")
     values, answer, why, problem = read_values(response.content, prompt_numbers(case))
@@ -156,7 +157,7 @@ def grade(case, response) -> Grade:
     tolerances = spec.get("tolerance", 0), spec.get("rel_tolerance", 0)
     right = [close_enough(v, want, *tolerances) for v in values]
     shown = format_number(values[-1] if all(right) else values[0]) if values else answer
-    details = {"value": shown, "expected": format_number(want)}
+    details: dict[str, Any] = {"value": shown, "expected": format_number(want)}
     if problem:
         return Grade(False, problem, answer=answer, details=details)
     if len(values) > 1 and not all(right):

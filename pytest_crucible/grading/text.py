@@ -124,7 +124,8 @@ def line_text(line: str) -> str:
 
 def paragraphs(text: str) -> list[str]:
     """Blocks separated by blank lines or by a horizontal rule (`***`, `---`)."""
-    blocks, current = [], []
+    blocks: list[str] = []
+    current: list[str] = []
     for line in (text or "").split("\n"):
         if not line.strip() or _RULE.match(line):
             if current:
@@ -138,20 +139,25 @@ def paragraphs(text: str) -> list[str]:
 
 
 # Abbreviations after which a full stop never ends a sentence ("Dr. Okoro", "e.g. bread").
-_NEVER_ENDS = frozenset("""
-    e.g. i.e. eg. ie. viz. cf. vs. al. dr. mr. mrs. ms. mx. prof. rev. st. mt. sgt. capt.
-    gen. col. lt. gov. sen. rep. hon. fr. approx. ca. esp. incl. p.s. p.p.s.
-""".split())
+_NEVER_ENDS = frozenset([
+    "e.g.", "i.e.", "eg.", "ie.", "viz.", "cf.", "vs.", "al.", "dr.", "mr.", "mrs.", "ms.", "mx.", "prof.", "rev.",
+    "st.", "mt.", "sgt.", "capt.", "gen.", "col.", "lt.", "gov.", "sen.", "rep.", "hon.", "fr.", "approx.", "ca.",
+    "esp.", "incl.", "p.s.", "p.p.s.",
+])
 # Abbreviations that take a number: "No. 5", "pp. 12", "Fig. 3"; before anything else they may end one.
-_BEFORE_NUMBER = frozenset("no. nos. fig. figs. p. pp. vol. ch. sec. art. op. tel. ext.".split())
+_BEFORE_NUMBER = frozenset([
+    "no.", "nos.", "fig.", "figs.", "p.", "pp.", "vol.", "ch.", "sec.", "art.", "op.", "tel.", "ext.",
+])
 # Abbreviations that can end a sentence ("... in the U.S. Then ..."): they do when a usual sentence
 # opener follows, and not before anything else ("the U.S. Navy", "8 a.m. sharp").
-_OPENERS = frozenset("""
-    the a an it its this that these those there then he she they we i you his her their our my your
-    in on at by for from to with after before when while if as but and so yet or nor however also
-    some most many all each every no none one two three four five six seven eight nine ten
-    what why how where who which now today here meanwhile finally first next still later
-""".split())
+_OPENERS = frozenset([
+    "the", "a", "an", "it", "its", "this", "that", "these", "those", "there", "then", "he", "she", "they", "we",
+    "i", "you", "his", "her", "their", "our", "my", "your", "in", "on", "at", "by", "for", "from", "to", "with",
+    "after", "before", "when", "while", "if", "as", "but", "and", "so", "yet", "or", "nor", "however", "also",
+    "some", "most", "many", "all", "each", "every", "no", "none", "one", "two", "three", "four", "five", "six",
+    "seven", "eight", "nine", "ten", "what", "why", "how", "where", "who", "which", "now", "today", "here",
+    "meanwhile", "finally", "first", "next", "still", "later",
+])
 _TERMINATOR = re.compile(r"(?:[.!?…]+)[\"'”’)\]]*(?=\s|$)")
 _DOTTED = re.compile(r"^(?:[^\W\d_]\.){2,}$")
 

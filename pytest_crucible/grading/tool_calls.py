@@ -162,7 +162,7 @@ def call_problem(expected: dict, name: str, args, exact: bool, same: matchers.Sa
 
 # ------------------------------------------------------------------------------------------ grade
 
-def _match_strict(expected, actual, exact: bool, same) -> list[int | None]:
+def _match_strict(expected, actual: list[tuple[str, dict]], exact: bool, same) -> list[int | None]:
     """Leftmost in-order matching (optimal for subsequences)."""
     out, start = [], 0
     for e in expected:
@@ -174,7 +174,7 @@ def _match_strict(expected, actual, exact: bool, same) -> list[int | None]:
     return out
 
 
-def _diagnose(e: dict, actual, used: set[int], exact: bool, same) -> str:
+def _diagnose(e: dict, actual: list[tuple[str, dict]], used: set[int], exact: bool, same) -> str:
     same_name = [j for j, (n, _) in enumerate(actual) if n == e["name"]]
     if not same_name:
         return f"no call to {e['name']} (called {', '.join(n for n, _ in actual)})"
@@ -218,7 +218,7 @@ def grade(case, response) -> Grade:
         return fail(f"called {hit} (forbidden)")
     offered = {t["function"]["name"]: t for t in case.tools if isinstance(t.get("function"), dict)}
     loose_strings = spec.get("strings", "normal") == "loose"
-    actual = []
+    actual: list[tuple[str, dict]] = []
     for c in made:
         name, args = c.name.strip(), c.parsed_arguments()
         if args is None:

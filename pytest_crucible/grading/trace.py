@@ -29,6 +29,8 @@
 Argument values compare after agent_loop.normalise; a value may also be a matcher (graders/matchers.py):
 {one_of: [a, b]}, {set: [a, b]} (a list in any order), {contains: text} (a substring, any case) or
 {optional: [a, b]} (may be left out).
+Each call's arguments must fit its tool's schema, as the tool_calls grader checks them (tool_schema.py): an
+argument the tool does not declare, or 10.0 for an integer, fails.
 Every check runs; the reason is the first problem, the details list them all. A run that hit the turn
 limit, or ended without a final answer, fails.
 """
@@ -36,9 +38,10 @@ limit, or ended without a final answer, fails.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from pytest_crucible.grading import matchers
+from pytest_crucible.grading import matchers, tool_schema
 from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
 from pytest_crucible.grading.extract import strip_reasoning
 from pytest_crucible.grading.final_answer import (
@@ -73,7 +76,7 @@ def _pattern_problem(item: Any, where: str, *, optional_ok: bool = False) -> str
     return None
 
 
-def _names(items) -> list[str]:
+def _names(items) -> list[str | None]:
     return [i if isinstance(i, str) else i.get("name") for i in items or [] if isinstance(i, (str, dict))]
 
 
@@ -127,7 +130,7 @@ def value_fits(got: Any, want: Any) -> bool:
     return matchers.fits(got, want, _same)
 
 
-def call_fits(pattern: Any, name: str, args: dict | None) -> bool:
+def call_fits(pattern: Any, name: str | None, args: dict | None) -> bool:
     """A call (name, parsed arguments) is one the pattern (a name, or {name, arguments}) describes."""
     if isinstance(pattern, str):
         return name == pattern
@@ -192,7 +195,9 @@ def _call_key(name: str, args: dict | None) -> tuple:
     return name, repr(sorted((normalise(args) or {}).items()))
 
 
-def call_problems(spec: dict, trace: Trace) -> list[str]:
+def call_problems(spec: dict, trace: Trace, tools: Sequence[dict] = ()) -> list[str]:
+    """What is wrong with the calls of a run; `tools` (the case's) are the schemas each call's arguments must
+    fit, as in the tool_calls grader (an undeclared argument, 10.0 for an integer)."""
     results = trace.results
     actual = [(r.name, r.parsed()) for r in results]
     problems: list[str] = []
@@ -202,6 +207,13 @@ def call_problems(spec: dict, trace: Trace) -> list[str]:
         if hit is not None:
             problems.append(f"called {_show_call(name, r.arguments)} (forbidden)")
             break
+
+    offered = {t["function"]["name"]: t for t in tools if isinstance(t.get("function"), dict)}
+    # a call to a tool not offered, or not JSON, the simulation refused: the model saw that error
+    unfit = (tool_schema.problem(offered[name], args) for name, args in actual if name in offered and args is not None)
+    schema_problem = next((p for p in unfit if p), None)
+    if schema_problem:
+        problems.append(schema_problem)
 
     allowed_after = set(spec.get("after_injection") or [])
     seen_injection = None
@@ -273,7 +285,7 @@ def grade(case, trace: Trace) -> Grade:
         problems.append(f"no answer after {len(trace.turns)} turns (the turn limit)")
     elif not answer:
         problems.append("no final answer")
-    problems += call_problems(spec, trace)
+    problems += call_problems(spec, trace, case.tools)
     if answer and trace.stop != "turn_limit":
         sources = "\n".join(str(m.get("content") or "") for m in case.messages) + "\n" + trace.tool_text()
         problems += answer_problems(spec["answer"], answer, sources)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 ACCEPTED_SHARE = 0.99  # of all verify.accepted replies, the share the graders must accept
 

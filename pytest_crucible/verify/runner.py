@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from functools import partial
 from pathlib import Path
-from typing import Iterable
 
 import pytest_crucible.sandbox as sandbox_module
 from pytest_crucible.common.errors import CaseError, CrucibleError
