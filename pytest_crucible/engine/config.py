@@ -79,8 +79,8 @@ class ModelSpec:
         if self.tools is not None:
             return self.tools
         if self.launch:
-            from pytest_crucible.local.chat_templates import parses_tool_calls
-            from pytest_crucible.local.launch_spec import LaunchSpec
+            from pytest_crucible.local.chat_templates import parses_tool_calls  # lazy: launch specs only
+            from pytest_crucible.local.launch_spec import LaunchSpec  # lazy: as above
             return parses_tool_calls(LaunchSpec.from_model(self))
         return True
 

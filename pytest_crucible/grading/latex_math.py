@@ -39,7 +39,7 @@ def latex_value(text: str) -> Fraction | None:
     if len(text) > _MAX_CHARS or not UNREAD.search(text) or _BIG.search(text) or _WORDS.search(_COMMAND.sub("", text)):
         return None
     try:
-        from math_verify import parse
+        from math_verify import parse  # lazy: math-verify loads sympy (about 1 s); only LaTeX answers need it
     except ImportError:
         return None
     try:

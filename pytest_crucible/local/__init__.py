@@ -59,7 +59,7 @@ def local_model_meta(model) -> dict | None:
     except (LaunchError, GGUFError) as exc:
         meta["error"] = str(exc)
         return meta
-    from pytest_crucible.local.chat_templates import parses_tool_calls, template_label
+    from pytest_crucible.local.chat_templates import parses_tool_calls, template_label  # lazy: launched models only
     try:
         meta["chat_template"] = template_label(spec, path)
     except GGUFError as exc:

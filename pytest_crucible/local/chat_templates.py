@@ -25,7 +25,7 @@ UNESCAPED_FORMATS = ("chatml-function-calling",)
 def unescaped_handler(chat_format: str):
     """llama-cpp-python's handler for `chat_format`, rebuilt from its own code with globals in which
     ImmutableSandboxedEnvironment never autoescapes. The library's module is left as it is."""
-    from llama_cpp import llama_chat_format
+    from llama_cpp import llama_chat_format  # lazy: optional (local extra) (the local extra)
     handler = llama_chat_format.get_chat_completion_handler(chat_format)
     sandbox = handler.__globals__["ImmutableSandboxedEnvironment"]
 
@@ -60,12 +60,12 @@ def template_label(spec: LaunchSpec, gguf_path: str | Path | None) -> str:
     if fmt:
         return f"{fmt} (llama-cpp-python, HTML escaping off)" if fmt in UNESCAPED_FORMATS else \
             f"{fmt} (llama-cpp-python)"
-    from pytest_crucible.local.gguf import gguf_chat_template
+    from pytest_crucible.local.gguf import gguf_chat_template  # lazy: reads the GGUF only when asked
     template = gguf_chat_template(gguf_path) if gguf_path else None
     if template is None:
         return "llama-2 (llama-cpp-python's fallback: the GGUF has no chat template)"
     try:
-        from llama_cpp.llama_chat_format import guess_chat_format_from_gguf_metadata
+        from llama_cpp.llama_chat_format import guess_chat_format_from_gguf_metadata  # lazy: optional (local extra)
         guessed = guess_chat_format_from_gguf_metadata({"tokenizer.chat_template": template})
     except ImportError:
         guessed = None
@@ -84,7 +84,7 @@ def served_prompt(spec: LaunchSpec, gguf_path: str | Path, messages: list[dict],
     (special tokens written out). Only for `server: python`."""
     if spec.server != "python":
         raise ValueError("served_prompt renders llama-cpp-python's templates only (server: python)")
-    from llama_cpp import Llama
+    from llama_cpp import Llama  # lazy: optional (local extra)
     handler = unescaped_handler(spec.chat_format) if spec.chat_format in UNESCAPED_FORMATS else None
     llama = Llama(model_path=str(gguf_path), vocab_only=True, verbose=False, chat_format=spec.chat_format,
                   chat_handler=handler)

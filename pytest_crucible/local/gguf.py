@@ -178,7 +178,7 @@ def read_gguf(path: str | Path) -> GGUFInfo:
 def gguf_chat_template(path: str | Path) -> str | None:
     """The GGUF's `tokenizer.chat_template` (what llama.cpp serves without a chat format), or None."""
     try:
-        from gguf import GGUFReader
+        from gguf import GGUFReader  # lazy: gguf is optional (the local extra)
         field = GGUFReader(str(path), "r").fields.get("tokenizer.chat_template")
     except Exception as exc:  # see _read_cached
         raise GGUFError(f"{path}: not a readable GGUF file ({exc})") from None

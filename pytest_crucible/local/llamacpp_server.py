@@ -6,10 +6,10 @@ from __future__ import annotations
 
 
 def main() -> None:
-    from llama_cpp.llama_chat_format import LlamaChatCompletionHandlerRegistry
-    from llama_cpp.server.__main__ import main as serve
+    from llama_cpp.llama_chat_format import LlamaChatCompletionHandlerRegistry  # lazy: optional (local extra)
+    from llama_cpp.server.__main__ import main as serve  # lazy: as above
 
-    from pytest_crucible.local.chat_templates import UNESCAPED_FORMATS, unescaped_handler
+    from pytest_crucible.local.chat_templates import UNESCAPED_FORMATS, unescaped_handler  # lazy: as above
     registry = LlamaChatCompletionHandlerRegistry()
     for name in UNESCAPED_FORMATS:
         registry.register_chat_completion_handler(name, unescaped_handler(name), overwrite=True)
