@@ -100,7 +100,9 @@ def _decoys(case, gold: str) -> list[str]:
 
 def exact(cases) -> list[Reply]:
     out = []
-    for i, case in enumerate(c for c in cases if c.grader.get("type") == "exact"):
+    # the cases whose stored wrong replies name a decoy (the starter tier's one-step cases have none)
+    with_decoys = [c for c in cases if c.grader.get("type") == "exact" and _decoys(c, str(c.grader["answer"]))]
+    for i, case in enumerate(with_decoys):
         gold = str(case.grader["answer"])
         decoy = _decoys(case, gold)[0]
         noun = "door code" if "door code" in prompt_of(case) else "access code" if "access code" in prompt_of(case) \
