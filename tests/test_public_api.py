@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = ["__version__", "Case", "load_cases", "function_tool", "tool_turn", "family_rng", "numeric_case", "program",
           "spell", "factored", "code_case", "mutate", "flow", "literal", "row_tests", "script_tests",
           "STANDARD_LIBRARY_ONLY", "haystack_case", "size_plan", "SIZE_CLASSES", "build_haystack", "min_context_for",
-          "Grade", "Response", "ToolCall", "ItemKind"]
+          "Grade", "Grader", "BaseGrader", "Response", "ToolCall", "ItemKind"]
 
 
 def python(code: str) -> str:
