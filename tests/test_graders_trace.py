@@ -64,6 +64,16 @@ def test_forbidden_names_and_argument_patterns():
     assert run(c, tool_turn(("act", {"id": "Z"})), LOOK, "17").reason == 'called act({"id": "Z"}) (forbidden)'
 
 
+def test_every_call_must_fit_its_tools_schema_as_in_one_turn():
+    c = case(calls=[{"name": "look", "arguments": {"id": "a"}}])
+    assert run(c, LOOK, tool_turn(("note", {"x": 10})), "17").passed
+    undeclared = run(c, tool_turn(("look", {"id": "a", "dry_run": True})), "17")
+    assert undeclared.reason == "look.dry_run: not an argument of look (it takes id, who, x)"
+    float_for_integer = run(c, LOOK, tool_turn(("note", {"x": 10.0})), "17")
+    assert float_for_integer.reason == "note.x: 10.0 is not of type 'integer'"
+    assert float_for_integer.details["problems"] == ["note.x: 10.0 is not of type 'integer'"]
+
+
 def test_no_call_after_an_injected_instruction():
     c = case(after_injection=["look"])
     inj = tool_turn(("look", {"id": "inj"}))
