@@ -27,8 +27,9 @@ HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|possible|probably|likely|eit
                    r"otherwise|unsure|uncertain|guess)\b"
                    r"|[?±]|\bvs\b\.?|\bversus\b", re.I)
 # Words that name a value only to set it aside: a mention, not an answer.
-REJECTION = re.compile(r"\b(?:not|no|never|nor|other|another|except|excluding|without|unlike|instead\s+of|rather\s+than|withdrawn|"
-                       r"superseded|rejected|replaced|discarded|dropped|cancell?ed|postponed|unaffected|previous|different|unrelated|"
+REJECTION = re.compile(r"\b(?:not|no|never|nor|other|another|except|excluding|without|unlike|instead\s+of|"
+                       r"rather\s+than|withdrawn|superseded|rejected|replaced|discarded|dropped|cancell?ed|postponed|"
+                       r"unaffected|previous|different|unrelated|"
                        r"untouched|unchanged|kept|skipped|left\s+(?:open|alone|as\s+it\s+was)|remains?|taken|busy|"
                        r"occupied|unavailable|blocked|clash(?:es)?|conflicts?|"
                        r"previously|earlier|former|old|wrong|incorrect|decoy|namesake|ignored?|ruled\s+out)\b|n't\b",
@@ -41,8 +42,8 @@ _CORRECTS = (r"\bactually\b|\bcorrection\b|\bcorrected\b|\bcorrecting\b|\bwait\b
              r"proper)\s+(?:answer|count|total|value|number|result|figure|sum|amount|one|state|code|date|time|price|"
              r"solution|serial)\b")
 # What offers another answer beside the one given ("or maybe 45", "it could also be 45").
-_OFFERS = (r"\bor\s+(?:maybe|possibly|perhaps|rather|else)\b|\balternatively\b|\b(?:could|might|may)\s+(?:also\s+)?be\b|"
-           r"\bpossibly\b|\bperhaps\b|\bmaybe\b")
+_OFFERS = (r"\bor\s+(?:maybe|possibly|perhaps|rather|else)\b|\balternatively\b|"
+           r"\b(?:could|might|may)\s+(?:also\s+)?be\b|\bpossibly\b|\bperhaps\b|\bmaybe\b")
 _ASSERTS = f"(?P<corrects>{_CORRECTS})|(?P<offers>{_OFFERS})"
 _CLAIM = re.compile(_ASSERTS, re.I)
 # A reply that takes its answer back.
@@ -58,15 +59,17 @@ _CLAIM_SPAN = 300  # characters read after a cue: a claim is a clause, not the r
 _CLAUSE_END = re.compile(r"[.;!?\n](?=\s|$)|[;\n]")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$)|$)|[^\n]+")
 # A bound or comparison just before a value: the answer is then not a value.
-BOUND = re.compile(r"(?:\bat\s+(?:least|most)|\bno\s+(?:more|less|fewer|later|earlier)\s+than|\bnot\s+(?:more|less|fewer)"
-                   r"\s+than|\bmore\s+than|\bless\s+than|\bfewer\s+than|\bgreater\s+than|\bsmaller\s+than|\bover|\bunder|"
+BOUND = re.compile(r"(?:\bat\s+(?:least|most)|\bno\s+(?:more|less|fewer|later|earlier)\s+than|"
+                   r"\bnot\s+(?:more|less|fewer)\s+than|\bmore\s+than|\bless\s+than|\bfewer\s+than|\bgreater\s+than|"
+                   r"\bsmaller\s+than|\bover|\bunder|"
                    r"\bup\s+to|\babove|\bbelow|\bminimum(?:\s+of)?|\bmaximum(?:\s+of)?|\bupwards\s+of|[≥≤<>⩾⩽]=?|>=|<=)"
                    r"\s*[$€£]?\s*$", re.I)
 # Joins that make one answer line state two values: "3/8 = 7/24", "amber or fjord", "44 vs 45".
 JOIN = re.compile(r"\s+(?:or|vs\.?|versus)\s+|\s*(?<![=<>!])={1,2}(?!=)\s*", re.I)
 # A line that labels one of several answers offered side by side.
 _ALTERNATIVE = re.compile(
-    r"^[ \t>*_#\-]*(?:(?:option|version|variant|draft|alternative|interpretation|reading|answer|solution)\s*(?:[0-9]+|[a-d]|one|two|three|four|[ivx]{1,3})\b(?!\s*(?:of|\.\d))|alternatively\b|"
+    r"^[ \t>*_#\-]*(?:(?:option|version|variant|draft|alternative|interpretation|reading|answer|solution)\s*"
+    r"(?:[0-9]+|[a-d]|one|two|three|four|[ivx]{1,3})\b(?!\s*(?:of|\.\d))|alternatively\b|"
     r"or,?\s+(?:if|in\s+case|should|assuming|supposing)\b[^\n]*:\s*$)", re.I | re.M)
 
 

@@ -6,13 +6,13 @@ subjects.
 
 `all`: every item must appear; an item may itself be a list of alternatives (["Lovelace", "Ada King"]).
 `any`: at least one must appear. `forbidden`: none may appear.
-`facts`: each fact must be stated next to its subject (nearer to one of its own subjects than to another fact's),
-in one clause (a sentence, cut at `;`, `, `, dashes and the
-words and, but, after, before, while, whereas, which, who, with; a line wrapped inside a paragraph is joined): `{subject: [opened], fact: "1911"}` passes "it opened
-in 1911 and is 186 metres long" and fails "it opened in 186 and is 1911 metres long", so a summary that lists the
-right names and numbers against the wrong subjects (or none: keyword soup) fails, and so does a fact hedged in its
-clause ("opened in 1911 or 1912"). Subject and fact are phrases or
-lists of alternatives; a trailing `*` matches any ending (`reopen*`).
+`facts`: each fact must be stated next to its subject (nearer to one of its own subjects than to another fact's), in
+one clause (a sentence, cut at `;`, `, `, dashes and the words and, but, after, before, while, whereas, which, who,
+with; a line wrapped inside a paragraph is joined): `{subject: [opened], fact: "1911"}` passes "it opened in 1911
+and is 186 metres long" and fails "it opened in 186 and is 1911 metres long", so a summary that lists the right
+names and numbers against the wrong subjects (or none: keyword soup) fails, and so does a fact hedged in its clause
+("opened in 1911 or 1912"). Subject and fact are phrases or lists of alternatives; a trailing `*` matches any ending
+(`reopen*`).
 The commitment rule (commitment.py) applies: labelled alternatives ("Version one: ... Version two: ..."), a
 correction that names a number no fact or required phrase holds, or an admitted error fail as ambiguous.
 Matching is word-bounded (see extract.word_pattern): "27" is not found in "127", "27.5" or "2,700";

@@ -110,7 +110,8 @@ class Answers:
         rest = text
         for g in self.golds:
             rest = word_pattern(g, self.case_sensitive).sub(" ", rest)
-        return [t for t in _TOKEN.findall(rest) if t.casefold() not in self.wording and not commitment.HEDGE.fullmatch(t)]
+        return [t for t in _TOKEN.findall(rest)
+                if t.casefold() not in self.wording and not commitment.HEDGE.fullmatch(t)]
 
 
 def _siblings(prompt: str, golds: tuple[str, ...]) -> set[str]:

@@ -342,7 +342,8 @@ def marked_answers(text: str) -> list[MarkedAnswer]:
         m = _HASHES.match(lines[-1].strip())
         if m:
             found.append((text.rfind(lines[-1]), m.group(1), "hashes", len(text)))
-    marked = (MarkedAnswer(_tidy(value, kind == "boxed"), start, kind, end) for start, value, kind, end in sorted(found))
+    marked = (MarkedAnswer(_tidy(value, kind == "boxed"), start, kind, end)
+              for start, value, kind, end in sorted(found))
     return [a for a in marked if a.text]
 
 
@@ -465,6 +466,7 @@ def json_error(text: str, root: str | None = None) -> str | None:
 
 
 __all__ = ["CodeBlock", "FoundJSON", "ListItem", "MarkedAnswer", "Number", "clean_answer", "code_blocks",
-           "counted_answers", "find_all_json", "find_answer", "find_json", "format_number", "has_preamble", "json_error", "line_text", "list_item",
+           "counted_answers", "find_all_json", "find_answer", "find_json", "format_number", "has_preamble",
+           "json_error", "line_text", "list_item",
            "marked_answers", "normalize", "numbers", "numbers_from", "paragraphs", "parse_number", "plain",
            "sentences", "strip_preamble", "strip_reasoning", "unwrap", "word_pattern", "words"]

@@ -39,8 +39,8 @@ _REFUSAL = re.compile(
     r"(?:help|assist|answer|do|provide|comply|summari[sz]e|explain|share|complete)|as\s+an\s+ai\b|"
     r"sorry,?\s+(?:but\s+)?i\s+can(?:no|')?t)", re.I)
 # "Either print caches its output or ...", "Maybe range is lazy, or maybe ...": two answers offered at the start
-_HEDGED_OPENING = re.compile(r"^\W*(?:it\s+is\s+)?(?:either(?!\s+way)|maybe|perhaps|possibly|it\s+(?:could|might|may)\s+be)\b"
-                             r"[^.!?\n]*\bor\b", re.I)
+_HEDGED_OPENING = re.compile(r"^\W*(?:it\s+is\s+)?(?:either(?!\s+way)|maybe|perhaps|possibly|"
+                             r"it\s+(?:could|might|may)\s+be)\b[^.!?\n]*\bor\b", re.I)
 _VERDICTS = frozenset({"yes", "no", "true", "false", "maybe", "possibly"})
 _OPENING = 15    # words at the start of an answer where a verdict is given
 _GRAM = 5        # words in the runs a parroted answer shares with the prompt
@@ -221,8 +221,8 @@ class JudgeGrader(BaseGrader):
         if not isinstance(verify.get("reference"), str):
             return []
         replies = [("verify.reference", clean_answer(verify["reference"]), True)]
-        replies += [(f"verify.accepted[{i}]", clean_answer(a), True) for i, a in enumerate(as_list(verify.get("accepted")))
-                    if isinstance(a, str)]
+        replies += [(f"verify.accepted[{i}]", clean_answer(a), True)
+                    for i, a in enumerate(as_list(verify.get("accepted"))) if isinstance(a, str)]
         replies += [(f"verify.wrong[{i}]", clean_answer(w), False) for i, w in enumerate(as_list(verify.get("wrong")))
                     if isinstance(w, str) and screen(spec, clean_answer(w), prompt) is None]
         return replies
