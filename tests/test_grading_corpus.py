@@ -62,7 +62,8 @@ def test_wrong_replies_fail_and_dressed_right_replies_pass(corpus, kind):
             shown = " ".join(str(entry.content).split())[:120]
             wrongly.append(f"{entry.case.id} [{entry.label}] {'failed' if entry.must_pass else 'passed'}: {shown}"
                            + (f" ({reason})" if reason else ""))
-    assert wrongly == [], f"{len(wrongly)} of {len(entries)} {kind} replies graded the wrong way:\n" + "\n".join(wrongly)
+    assert wrongly == [], \
+        f"{len(wrongly)} of {len(entries)} {kind} replies graded the wrong way:\n" + "\n".join(wrongly)
 
 
 def test_the_corpus_counts(corpus):

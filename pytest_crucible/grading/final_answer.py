@@ -44,7 +44,8 @@ _REMARK = re.compile(r"\s*(?:[(\[;]|,\s|\s[-\u2013\u2014]\s|\.\s+(?=\S))")
 _REMARK_PIECES = re.compile(r"[;()\[\]]|,\s|\.\s+")
 # a bracketed number with a unit other than the label's: a conversion ("95 (35 °C)"), not a second value
 _CONVERSION = re.compile(r"^\s*(?:about|approx\.?|approximately|roughly|around|≈|~)?\s*[-+]?[0-9][0-9,.]*\s*"
-                         r"(?:°\s*[CFK]|[CFK]\b|km|mi|miles?|m|ft|feet|kg|lbs?|g|oz|l|L|gal|EUR|USD|GBP|€|\$|£|%|km/h|mph)"
+                         r"(?:°\s*[CFK]|[CFK]\b|km|mi|miles?|m|ft|feet|kg|lbs?|g|oz|l|L|gal|EUR|USD|GBP|€|\$|£|%|"
+                         r"km/h|mph)"
                          r"\s*$", re.I)
 
 

@@ -32,9 +32,17 @@ to 119,826`) fail as `ambiguous answer (5413, 4738)`. Values that differ but all
 tolerance are a restatement, not a hedge (`3.14159 (≈ 3.1416)`). A number glued to a word by a
 hyphen (`5-digit`) is part of the word, and one beside a comparison (`1 ≤ n ≤ 119,826`) a bound.
 
+The commitment rule (commitment.py) adds: an answer that is a bound or comparison (`at least 935`, `≤ 7`) is
+ambiguous; `=` between a single number and the result states both (`3/8 = 7/24`); after the final marked answer,
+a correction or offer that names another value ("Actually, the correct total is 1420", "Final: 1420", "it could
+also be 45") or takes the answer back ("I made an error") makes it ambiguous. In a remark beside the answer a
+number the prompt gives (an input), a date or time, and the ends of a range (`3–9`: an en dash between numbers is
+a range) only explain, unless the remark hedges or is nothing but the number (`44 (90)`).
+
 Numbers: integers, decimals, 1,234,567 (commas or thin spaces; plain spaces separate numbers), 3/4,
 2 1/2, \\frac{3}{4}, 1.5e6, 1.5 × 10^6. `tolerance` is absolute, `rel_tolerance` relative to the
-answer; either one suffices.
+answer; either one suffices. LaTeX this reading does not evaluate (`\\binom{10}{3}`, `5!`, `\\sqrt{16}`) is read
+exactly by math-verify (latex_math.py).
 """
 
 from __future__ import annotations

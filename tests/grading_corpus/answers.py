@@ -110,12 +110,15 @@ def exact(cases) -> list[Reply]:
         dressed = {
             "LaTeX text in a box": f"$\\boxed{{\\text{{{gold}}}}}$",
             "LaTeX mathrm": f"Therefore the result is\n\n\\[\\boxed{{\\mathrm{{{gold}}}}}\\]",
-            "non-breaking hyphen": f"Answer: {gold.replace('-', NBH)}" if "-" in gold else f"**Answer:** {gold.title()}",
+            "non-breaking hyphen":
+                f"Answer: {gold.replace('-', NBH)}" if "-" in gold else f"**Answer:** {gold.title()}",
             "answer wording": f"Answer: The {noun} is {gold}.",
             "restated noun": f"Answer: {noun} {gold}",
             "decoy named to set it aside": f"Answer: {gold} (not {decoy}, which belongs elsewhere)",
-            "preamble and sign-off": f"Sure! After checking the notes:\n\nAnswer: `{gold}`\n\nLet me know if you need more.",
-            "bold with working": f"I traced every step and cross-checked it.\n\n**Final answer:** **{gold}**",
+            "preamble and sign-off":
+                f"Sure! After checking the notes:\n\nAnswer: `{gold}`\n\nLet me know if you need more.",
+            "bold with working":
+                f"I traced every step and cross-checked it.\n\n**Final answer:** **{gold}**",
         }
         out += [Reply("exact", case, label, text, True) for label, text in dressed.items()]
         wrong = {

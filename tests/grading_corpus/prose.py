@@ -55,7 +55,8 @@ def contains(cases) -> list[Reply]:
         .replace("X", "Okoro")
     for n, soup in enumerate(["Varnholt, Okoro, 1911, 186, 3.8 million, 2026.",
                               "Varnholt Footbridge: Okoro; 1911; 186; 3.8 million; 2026.",
-                              "Keywords: Varnholt Footbridge, Tamsin Okoro, 1911, 186 metres, 3.8 million euros, 2026."]):
+                              "Keywords: Varnholt Footbridge, Tamsin Okoro, 1911, 186 metres, 3.8 million euros, "
+                              "2026."]):
         wrong[f"keyword soup {n}"] = soup
     for fact, year in (("y1", "1912"), ("y2", "2027"), ("length", "168")):
         wrong[f"hedge on {fact}"] = _TEMPLATES[0].format(**{**_FACTS, fact: f"{_FACTS[fact]} or {year}"})
@@ -78,7 +79,8 @@ def screen(cases) -> list[Reply]:
     certainly wrong must fail it."""
     judged = [c for c in cases if c.grader.get("type") == "judge"]
     out = []
-    dress = [("bold", "**{}**"), ("preamble", "Sure, here is the answer.\n\n{}"), ("sign-off", "{}\n\nHope this helps."),
+    dress = [("bold", "**{}**"), ("preamble", "Sure, here is the answer.\n\n{}"),
+             ("sign-off", "{}\n\nHope this helps."),
              ("heading and bullet", "## Answer\n\n- {}"), ("reasoning first", "<think>Let me think.</think>{}"),
              ("typographic", None)]
     for i, case in enumerate(judged):

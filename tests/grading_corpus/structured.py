@@ -44,7 +44,8 @@ def json_replies(cases) -> list[Reply]:
             "admission": f"{text}\n\nI made a mistake above; please double-check.",
             "swapped values": json.dumps(swapped),
             "wrong value": f"```json\n{json.dumps(other)}\n```",
-            "numbers as strings": json.dumps({k: str(v) if isinstance(v, (int, float)) else v for k, v in good.items()}),
+            "numbers as strings":
+                json.dumps({k: str(v) if isinstance(v, (int, float)) else v for k, v in good.items()}),
             "refusal": REFUSALS[i % len(REFUSALS)],
         }
         if case.grader.get("extra_keys") is False:
@@ -84,7 +85,8 @@ def mapping(cases) -> list[Reply]:
         wrong = {
             "two keys swapped": _rows(_swap(answer), "{k}: {v}"),
             "alternatives": f"Option 1:\n{_rows(answer, '{k}: {v}')}\n\nOption 2:\n{_rows(_swap(answer), '{k}: {v}')}",
-            "a conflicting second row": _rows(answer, "{k}: {v}") + f"\n{wrong_first[0]}: {_rows({0: wrong_first[1]}, '{v}')}",
+            "a conflicting second row":
+                _rows(answer, "{k}: {v}") + f"\n{wrong_first[0]}: {_rows({0: wrong_first[1]}, '{v}')}",
             "refusal": REFUSALS[i % len(REFUSALS)],
             "parrot": prompt_of(case),
         }

@@ -34,7 +34,7 @@ def _wrong_final(final: str, answer: dict, offered: list[str]) -> str | None:
         for text in spelled:
             pattern = re.compile(rf"({re.escape(label)}[*\s]*){re.escape(text)}(?![0-9.])")
             if pattern.search(final):
-                return pattern.sub(lambda m: m.group(1) + str(_other(value, offered)), final, count=1)
+                return pattern.sub(lambda m, v=value: m.group(1) + str(_other(v, offered)), final, count=1)
     return None
 
 
