@@ -17,12 +17,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from builtin_suite import builtin_cases
 from loopback import Reply
 
-from pytest_crucible.suite.case import builtin_cases_dir, load_cases
+from pytest_crucible.suite.case import builtin_cases_dir
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITE = load_cases()
+SUITE = builtin_cases()
 MATH = [c for c in SUITE if c.category == "math"]
 MODELS = ("zeta1", "zeta2")  # names no case id, category or tag contains
 ID_LINE = re.compile(r"^(FAILED|PASSED|ERROR) (\S+\[[^\]]+\])")

@@ -284,7 +284,9 @@ def _stated(answer: str) -> list[_Stated]:
 
 def _exact_values(stated: list[_Stated]) -> list[Fraction]:
     """Distinct values in order, leaving out a decimal that only rounds another stated value."""
-    kept = [s for s in stated if not any(_restates(s, t) for t in stated)]
+    # only a rounded decimal can restate another value: the others skip the pairwise look (a reply that
+    # lists hundreds of integers would otherwise cost a Fraction comparison per pair)
+    kept = [s for s in stated if not (s.half > 0 and any(_restates(s, t) for t in stated))]
     return list({s.value: None for s in kept})
 
 
