@@ -5,9 +5,8 @@ picks the scripted turn."""
 
 from __future__ import annotations
 
+from builtin_suite import builtin_cases
 from loopback import Reply, assistant_turns, turns_handler
-
-from pytest_crucible.suite.case import load_cases
 
 
 def _as_reply(data) -> Reply:
@@ -26,7 +25,7 @@ def _prompt_key(messages) -> str:
 def suite_handler(kind: str, cases=None):
     """A loopback handler answering every built-in case with its 'reference' or first 'wrong' reply."""
     table = {}
-    for case in cases or load_cases():
+    for case in cases or builtin_cases():
         verify = case.verify
         if kind == "reference":
             data = verify.get("reference")

@@ -7,14 +7,14 @@ import re
 from collections import Counter
 
 import pytest
+from builtin_suite import builtin_cases
 
 from pytest_crucible.grading import grade
 from pytest_crucible.sandbox import bwrap_available
 from pytest_crucible.suite.agent_loop import run_case_loop, scripted
-from pytest_crucible.suite.case import load_cases
 from pytest_crucible.verify import response_from, verify_paths
 
-AGENT = [c for c in load_cases() if c.category == "agent"]
+AGENT = [c for c in builtin_cases() if c.category == "agent"]
 
 
 def replay(case, script):

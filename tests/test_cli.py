@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+from builtin_suite import builtin_cases
+
 from pytest_crucible.engine.config import load_config
 
 
@@ -52,8 +54,7 @@ def test_gui_says_how_to_get_it_and_what_folder_it_wants(tmp_path):
 
 
 def test_cases_list_counts_the_suite_per_difficulty_and_profile(tmp_path):
-    from pytest_crucible.suite.case import load_cases
-    suite = load_cases()
+    suite = builtin_cases()
     result = crucible("cases", "list", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

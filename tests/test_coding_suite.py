@@ -5,13 +5,14 @@ wrapped the way models write it (headings, prose, a usage example after the code
 from __future__ import annotations
 
 import pytest
+from builtin_suite import builtin_cases
 
 from pytest_crucible.client.response import Response
 from pytest_crucible.grading import grade
 from pytest_crucible.sandbox import SKIP_REASON, bwrap_available
-from pytest_crucible.suite.case import DEFAULT_SEED, builtin_cases_dir, load_case_file, load_cases
+from pytest_crucible.suite.case import DEFAULT_SEED, builtin_cases_dir, load_case_file
 
-CODING = [c for c in load_cases() if c.category == "coding"]
+CODING = [c for c in builtin_cases() if c.category == "coding"]
 KINDS = ("CO-spec-", "CO-fix-", "CO-class-")
 FAMILY_FILES = sorted(p for p in (builtin_cases_dir() / "coding").glob("*_cases.py")
                       if p.name.startswith(("spec_", "class_")))

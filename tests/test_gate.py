@@ -8,13 +8,16 @@ later with every answer right (fails on TTFT).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import subprocess
 import sys
 import textwrap
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from typing import NamedTuple
 from xml.etree import ElementTree
 
 import pytest
@@ -79,13 +82,30 @@ def project(endpoint, tmp_path_factory) -> Path:
     return folder
 
 
-def pytest_run(project: Path, model: str, *extra: str, env: dict | None = None) -> tuple[subprocess.CompletedProcess, Path]:
-    """One benchmark run through pytest in a subprocess; returns it and its run folder."""
+def pytest_run(project: Path, model: str, *extra: str, env: dict | None = None) -> tuple[Ran, Path]:
+    """One benchmark run through pytest; returns what it printed and its run folder. It runs in this
+    process (module fixtures share its runs, so no pytester), unless -n starts workers: then in one of its own."""
     out = project / "results"
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--models={model}",
-                           "--crucible-no-builtin-cases", "gate.cases.yaml", f"--crucible-out={out}", *extra],
-                          cwd=project, capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
-    return done, (out / "latest").resolve()
+    args = ["-p", "no:cacheprovider", "-q", f"--models={model}", "--crucible-no-builtin-cases", "gate.cases.yaml",
+            f"--crucible-out={out}", *extra]
+    if "-n" in extra:
+        done = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=project, capture_output=True, text=True,
+                              timeout=600, env={**os.environ, **(env or {})})
+        return Ran(done.returncode, done.stdout, done.stderr), (out / "latest").resolve()
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(stdout), redirect_stderr(stderr):
+        patch.chdir(project)
+        patch.delenv("PYTEST_ADDOPTS", raising=False)
+        for name, value in (env or {}).items():
+            patch.setenv(name, value)
+        code = pytest.main(args)
+    return Ran(int(code), stdout.getvalue(), stderr.getvalue()), (out / "latest").resolve()
+
+
+class Ran(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
 
 
 @pytest.fixture(scope="module")

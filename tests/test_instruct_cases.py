@@ -8,10 +8,11 @@ import re
 
 import pytest
 from adversarial import adversarial_replies
+from builtin_suite import builtin_cases
 
 from pytest_crucible.client.response import Response
 from pytest_crucible.grading import grade
-from pytest_crucible.suite.case import builtin_cases_dir, load_case_file, load_cases
+from pytest_crucible.suite.case import builtin_cases_dir, load_case_file
 from pytest_crucible.verify import verify_cases
 
 INSTRUCT = builtin_cases_dir() / "instruct"
@@ -143,5 +144,5 @@ def test_ranked_family_accepts_a_fenced_block_but_not_extra_lines(suite):
 
 
 def test_suite_wide_load_keeps_the_instruct_ids():
-    ids = {c.id for c in load_cases() if c.category == "instruct"}
+    ids = {c.id for c in builtin_cases() if c.category == "instruct"}
     assert {"IN01-evens-marked-and-summed", "IN02-json-exact-keys", "IN03-summary-six-facts"} <= ids

@@ -8,6 +8,7 @@ import json
 import textwrap
 
 import pytest
+from builtin_suite import builtin_cases
 from loopback import LoopbackServer, Reply
 from scripted_judge import scripted_judge
 
@@ -258,7 +259,7 @@ def verify_with_judge(loopback, tmp_path, monkeypatch, handler, capsys):
 
 def test_cases_verify_with_a_judge_wants_each_reference_passed_and_each_near_miss_failed(loopback, tmp_path,
                                                                                         monkeypatch, capsys):
-    prose = [c for c in load_cases(None) if c.category == "prose"]
+    prose = [c for c in builtin_cases() if c.category == "prose"]
     references = {clean_answer(a) for c in prose for a in [c.verify["reference"], *c.verify["accepted"]]}
     judged = sum(len(c.verify["accepted"]) + 2 for c in prose)  # the reference, its paraphrases and the near miss
     assert judged == sum(len(get_grader("judge").judged_replies(c)) for c in prose)

@@ -12,11 +12,12 @@ from fractions import Fraction
 
 import pytest
 from adversarial import adversarial_replies
+from builtin_suite import builtin_cases
 
 from pytest_crucible.client.response import Response
 from pytest_crucible.grading import grade
 from pytest_crucible.grading.extract import parse_number
-from pytest_crucible.suite.case import DEFAULT_SEED, builtin_cases_dir, load_case_file, load_cases
+from pytest_crucible.suite.case import DEFAULT_SEED, builtin_cases_dir, load_case_file
 
 MATH = builtin_cases_dir() / "math"
 FAMILY_FILES = sorted(MATH.glob("*_cases.py"))
@@ -119,7 +120,7 @@ def test_no_refusal_parrot_or_spray_passes(family_cases):
 
 
 def test_the_math_category_is_large_and_mostly_hard():
-    math = [c for c in load_cases() if c.category == "math"]
+    math = [c for c in builtin_cases() if c.category == "math"]
     tiers = Counter(c.difficulty for c in math)
     assert len(math) >= 70 and tiers["hard"] >= 50 and tiers["easy"] >= 3, tiers
 

@@ -8,16 +8,16 @@ import math
 import textwrap
 
 import pytest
+from builtin_suite import builtin_cases
 from scripted_judge import USAGE, scripted_judge
 
 from pytest_crucible.analysis.pairwise import Game, Pairwise, bootstrap_intervals, bradley_terry, elo, play
 from pytest_crucible.apps.cli import main as crucible
 from pytest_crucible.engine.config import ModelSpec, Provider
 from pytest_crucible.results.row import Row
-from pytest_crucible.suite.case import load_cases
 
 JUDGE_ID = "judge-model"
-PROSE = [c for c in load_cases(None) if c.category == "prose"][:3]
+PROSE = [c for c in builtin_cases() if c.category == "prose"][:3]
 REFERENCES = {c.verify["reference"].strip() for c in PROSE}
 
 

@@ -7,12 +7,11 @@ import json
 import textwrap
 
 import pytest
+from builtin_suite import builtin_cases
 from loopback import LoopbackServer, Reply
 from suite_replies import suite_handler
 
-from pytest_crucible.suite.case import load_cases
-
-SUITE = load_cases()
+SUITE = builtin_cases()
 N_CASES = len(SUITE)
 
 

@@ -6,8 +6,9 @@ import dataclasses
 from collections import Counter
 
 import pytest
+from builtin_suite import builtin_cases
 
-from pytest_crucible.suite.case import Case, load_cases
+from pytest_crucible.suite.case import Case
 from pytest_crucible.suite.profiles import BUILTIN_PROFILES, check_profile, select
 
 
@@ -78,7 +79,7 @@ def test_bad_profiles_name_the_field(spec, field):
 
 
 def test_builtin_profiles_on_the_suite():
-    suite = load_cases()
+    suite = builtin_cases()
     counts = {name: Counter(c.category for c in select(suite, spec)[0]) for name, spec in BUILTIN_PROFILES.items()}
     assert counts["full"] == Counter(c.category for c in suite)
     # quick: at most 3 per category, plus every starter case; without a judge, no judged (prose) case

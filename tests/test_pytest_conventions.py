@@ -17,28 +17,37 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from builtin_suite import builtin_cases
+from filelock import FileLock
 from loopback import Reply
 
-from pytest_crucible.suite.case import builtin_cases_dir, load_cases
+from pytest_crucible.suite.case import builtin_cases_dir
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITE = load_cases()
+SUITE = builtin_cases()
 MATH = [c for c in SUITE if c.category == "math"]
 MODELS = ("zeta1", "zeta2")  # names no case id, category or tag contains
 ID_LINE = re.compile(r"^(FAILED|PASSED|ERROR) (\S+\[[^\]]+\])")
 
 
 @pytest.fixture(scope="session")
-def wheel_site(tmp_path_factory) -> Path:
+def wheel_site(tmp_path_factory, worker_id) -> Path:
     """A site-packages folder holding the project installed from its built wheel; with it first on
-    PYTHONPATH, this environment's python imports that copy (its dependencies are this environment's)."""
-    where = tmp_path_factory.mktemp("wheelinstall")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(where / "dist"), str(ROOT)], check=True, capture_output=True)
-    wheel = next((where / "dist").glob("pytest_crucible-*.whl"))
-    site = where / "site-packages"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(site),
-                    str(wheel)], check=True, capture_output=True)
+    PYTHONPATH, this environment's python imports that copy (its dependencies are this environment's).
+    Built once per run: xdist's workers share it through their common temporary folder."""
+    base = tmp_path_factory.getbasetemp()
+    where = base if worker_id == "master" else base.parent  # the run's folder, above the workers' own
+    site = where / "wheelinstall" / "site-packages"
+    with FileLock(str(where / "wheelinstall.lock")):
+        if not site.is_dir():
+            dist = where / "wheelinstall" / "dist"
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                            "-w", str(dist), str(ROOT)], check=True, capture_output=True)
+            wheel = next(dist.glob("pytest_crucible-*.whl"))
+            unpacked = site.with_name("site-packages.partial")  # renamed when whole: a worker never sees half
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target",
+                            str(unpacked), str(wheel)], check=True, capture_output=True)
+            unpacked.rename(site)
     return site
 
 

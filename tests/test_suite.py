@@ -6,9 +6,10 @@ import time
 from collections import Counter
 
 import pytest
+from builtin_suite import builtin_cases
 
 from pytest_crucible.sandbox import bwrap_available
-from pytest_crucible.suite.case import CATEGORIES, load_cases
+from pytest_crucible.suite.case import CATEGORIES
 from pytest_crucible.suite.haystack import TOKENIZER_MARGIN, estimate_tokens
 from pytest_crucible.verify import verify_cases
 
@@ -17,7 +18,7 @@ ACCURACY_CATEGORIES = [c for c in CATEGORIES if c != "speed"]
 
 @pytest.fixture(scope="module")
 def suite():
-    return load_cases()
+    return builtin_cases()
 
 
 @pytest.fixture(scope="module")

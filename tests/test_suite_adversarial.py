@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from adversarial import adversarial_models, adversarial_replies
+from builtin_suite import builtin_cases
 
 from pytest_crucible.grading import grade
 from pytest_crucible.sandbox import bwrap_available
 from pytest_crucible.suite.agent_loop import run_case_loop
-from pytest_crucible.suite.case import CATEGORIES, load_cases
+from pytest_crucible.suite.case import CATEGORIES
 
-SUITE = [c for c in load_cases() if c.category != "speed"]
+SUITE = [c for c in builtin_cases() if c.category != "speed"]
 
 
 @pytest.mark.parametrize("category", [c for c in CATEGORIES if c != "speed"])

@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from builtin_suite import builtin_cases
 from loopback import Reply
 from scripted_judge import scripted_judge
 
-from pytest_crucible.suite.case import load_cases
-
-SCORED = [c for c in load_cases() if c.category != "speed"]
+SCORED = [c for c in builtin_cases() if c.category != "speed"]
 
 SPRAY = ("Answer: " + ", ".join(str(n) for n in range(201)) + "\n"
          + "\n".join(f"Answer: {n}" for n in range(0, 201, 7)) + "\nyes no true false\n"
@@ -34,9 +33,16 @@ def _every_tool(body: dict) -> Reply:
     return Reply(tool_calls=[{"name": n, "arguments": {}} for n in names])
 
 
+def _parrot(body: dict) -> Reply:
+    """The prompt back, in pieces of 512 characters: the same reply, without streaming the long-context
+    haystacks (hundreds of thousands of characters) four characters a chunk on both ends of the socket."""
+    text = _last_user(body)
+    return Reply(chunks=[text[i:i + 512] for i in range(0, len(text), 512)])
+
+
 HANDLERS = {
     "refusal": lambda body: Reply("I'm sorry, but I can't help with that."),
-    "parrot": lambda body: Reply(_last_user(body)),
+    "parrot": _parrot,
     "spray": lambda body: Reply(SPRAY),
     "every tool, empty arguments": _every_tool,
 }
@@ -50,8 +56,10 @@ def test_a_hostile_endpoint_passes_nothing(pytester, loopback, monkeypatch, kind
                                      "  - {name: judge, provider: loop, model_id: judge-model}\n")
     judge = scripted_judge(set())
     loopback.script(handler=lambda body: judge(body) if body["model"] == "judge-model" else HANDLERS[kind](body))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--models=m1", "--crucible-judge=judge",
-                                           "-m", "not speed", "-q", "-n", "2")
+    # in this process: xdist workers would only add their start-up to the run (the tests themselves run
+    # on several workers)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--models=m1", "--crucible-judge=judge", "-m", "not speed",
+                                "-q")
     rows = [json.loads(line) for line in
             (pytester.path / "crucible-results" / "latest" / "rows.jsonl").read_text().splitlines()]
     outcomes = {}

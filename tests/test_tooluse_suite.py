@@ -9,14 +9,14 @@ import re
 from collections import Counter
 
 import pytest
+from builtin_suite import builtin_cases
 
 from pytest_crucible.grading import grade
 from pytest_crucible.sandbox import bwrap_available
 from pytest_crucible.suite.agent_loop import run_case_loop, scripted
-from pytest_crucible.suite.case import load_cases
 from pytest_crucible.verify import response_from, verify_paths
 
-TOOLUSE = [c for c in load_cases() if c.category == "tooluse"]
+TOOLUSE = [c for c in builtin_cases() if c.category == "tooluse"]
 SINGLE = [c for c in TOOLUSE if not c.simulation and not c.grader.get("expect_no_call")]
 NO_CALL = [c for c in TOOLUSE if c.grader.get("expect_no_call")]
 MULTI = [c for c in TOOLUSE if c.simulation]

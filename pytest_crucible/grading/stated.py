@@ -296,5 +296,7 @@ def exactly(value: Fraction) -> Reading:
 
 def distinct_values(values: list[_Stated]) -> list[Fraction]:
     """Distinct values in order, leaving out a decimal that only rounds another stated value."""
-    kept = [s for s in values if not any(_restates(s, t) for t in values)]
+    # only a rounded decimal can restate another value: the others skip the pairwise look (a reply that
+    # lists hundreds of integers would otherwise cost a Fraction comparison per pair)
+    kept = [s for s in values if not (s.half > 0 and any(_restates(s, t) for t in values))]
     return list({s.value: None for s in kept})

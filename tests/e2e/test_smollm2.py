@@ -26,7 +26,8 @@ from pytest_crucible.local import LeaseManager
 from pytest_crucible.local.device_leases import LeaseDir, list_leases
 from pytest_crucible.local.process import pid_alive, process_cmdline
 
-pytestmark = pytest.mark.e2e
+# one llama.cpp server at a time: the e2e tests share one xdist worker
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
 CASES = """\
 cases:
@@ -229,7 +230,7 @@ def rows_of(folder: Path) -> list[dict]:
 
 def test_a_pytest_run_on_smollm2_writes_rows_and_report(smollm2, pytester, lease_dir):
     config = write_run_files(pytester)
-    result = pytester.runpytest_subprocess(*run_args(config, "out"))
+    result = pytester.runpytest(*run_args(config, "out"))
     outcomes = result.parseoutcomes()
     assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == 2, result.stdout.str()
     assert "errors" not in outcomes and "error" not in outcomes
@@ -453,7 +454,7 @@ def test_smollm2_as_its_own_judge_runs_the_canary_first(smollm2, pytester, lease
     error and nothing passes, the honest outcome for a judge that cannot tell right from wrong."""
     monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(pytester.path / "cache"))
     config = write_run_files(pytester, JUDGED_CASE)
-    result = pytester.runpytest_subprocess(*run_args(config, "out"), "--crucible-judge=smollm2")
+    result = pytester.runpytest(*run_args(config, "out"), "--crucible-judge=smollm2")
     [row] = rows_of(pytester.path / "out")
     assert row["answer_text"] or row["truncated"], "the model was asked before its answer was judged"
     if "failed its canary" in row["reason"]:
