@@ -52,7 +52,8 @@ def test_the_first_tools_ability_and_agent_checks_are_present(accuracy):
     assert by_id["IN02-json-exact-keys"].grader["type"] == "json"
     assert by_id["IN01-evens-marked-and-summed"].grader["type"] == "checks"
     assert by_id["IN03-summary-six-facts"].grader["type"] == "contains"
-    assert len(by_id["IN03-summary-six-facts"].grader["all"]) == 6
+    six = by_id["IN03-summary-six-facts"].grader
+    assert len(six["all"]) + len(six["facts"]) == 6, "the name, then five facts each bound to its subject"
     # the agent-fitness checks (format, acknowledge, concise) run over simulated logs, graded on content
     syslog = [by_id[f"AG-syslog-0{i}"] for i in (1, 2, 3)]
     assert all(c.simulation and c.grader["type"] == "trace" for c in syslog)

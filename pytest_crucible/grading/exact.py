@@ -39,6 +39,7 @@ _WORDING = frozenset([
     "named", "number", "code",
 ])
 _REMARK_PIECES = re.compile(r"[;()\[\]]|\.\s+|^\s*,")  # brackets and sentences: a rejection covers its own
+_EITHER = re.compile(r"\s+(?:or|vs\.?|versus)\s+", re.I)
 _REMARK_BREAK = re.compile(r"\s*(?:[(\[]|;|,\s|\s[-—–]\s|\.\s+(?=\S))")
 
 
@@ -174,6 +175,9 @@ def _offers(text: str, known: Answers, in_head: bool) -> str:
             parts = [p for part in parts for p in part.split("/") if p.strip()]
         values = {normalize(v) for p in parts for v in (known.candidates(p) or
                                                          ([known.golds[0]] if known.gold_in(p) else []))}
+        # "Sam Reed or T-4471": a side joined by `or` that is not the gold but says something is a second answer
+        values |= {normalize(p) for p in _EITHER.split(text) if not known.gold_in(p)
+                   and any(t.casefold() not in _WORDING for t in _TOKEN.findall(p))}
         if len(values) > 1:
             return ", ".join(sorted(values))
     for piece in [text] if in_head else _REMARK_PIECES.split(text):

@@ -199,6 +199,16 @@ def _show_number(n: Fraction) -> str:
     return str(n.numerator) if n.denominator == 1 else str(float(n))
 
 
+def _instead(item, text: str) -> str:
+    """For a required `Label: value` the answer gives another value for, what it says instead."""
+    for needle in item if isinstance(item, list) else [item]:
+        label, colon, _ = str(needle).partition(":")
+        line = re.search(rf"^[^\n]*?\b{re.escape(label.strip())}\s*:[^\n]*", text, re.M | re.I) if colon else None
+        if line:
+            return f" (it says {line.group(0).strip()[:80]!r})"
+    return ""
+
+
 def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
     text = plain(answer)
     problems = []
@@ -225,7 +235,7 @@ def answer_problems(spec: dict, answer: str, sources: str) -> list[str]:
     if missing:
         label = " / ".join(map(str, missing[0])) if isinstance(missing[0], list) else str(missing[0])
         more = f" ({len(missing)} of {len(spec['all'])} required values missing)" if len(missing) > 1 else ""
-        problems.append(f"answer lacks {label!r}{more}")
+        problems.append(f"answer lacks {label!r}{more}{_instead(missing[0], text)}")
     if values:
         inputs = frozenset(n.value for n in numbers(sources))
         problems += value_problems(values, text, spec.get("decoys") or [], inputs)
