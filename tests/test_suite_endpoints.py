@@ -66,4 +66,9 @@ def test_a_hostile_endpoint_passes_nothing(pytester, loopback, monkeypatch, kind
     for row in rows:
         outcomes.setdefault(row["outcome"], []).append(row["case_id"])
     assert len(rows) == len(SCORED), result.stdout.str()[-2000:]
-    assert set(outcomes) == {"failed"}, {k: v[:10] for k, v in outcomes.items() if k != "failed"}
+    # a parrot of a long-context prompt sends more text than max_tokens allows any model: the stream is cut at
+    # its bound and the row is the endpoint's error (client/limits.py), never a pass
+    cut = {r["case_id"] for r in rows if r["outcome"] == "error" and "characters of text" in (r["reason"] or "")}
+    assert not cut or (kind == "parrot" and all(c.startswith("LC") for c in cut)), sorted(cut)[:10]
+    assert set(outcomes) - {"error"} == {"failed"} and set(outcomes.get("error", [])) == cut, \
+        {k: v[:10] for k, v in outcomes.items() if k != "failed"}

@@ -175,9 +175,6 @@ def _offers(text: str, known: Answers, in_head: bool) -> str:
             parts = [p for part in parts for p in part.split("/") if p.strip()]
         values = {normalize(v) for p in parts for v in (known.candidates(p) or
                                                          ([known.golds[0]] if known.gold_in(p) else []))}
-        # "Sam Reed or T-4471": a side joined by `or` that is not the gold but says something is a second answer
-        values |= {normalize(p) for p in _EITHER.split(text) if not known.gold_in(p)
-                   and any(t.casefold() not in _WORDING for t in _TOKEN.findall(p))}
         if len(values) > 1:
             return ", ".join(sorted(values))
     for piece in [text] if in_head else _REMARK_PIECES.split(text):
@@ -186,6 +183,11 @@ def _offers(text: str, known: Answers, in_head: bool) -> str:
             return ", ".join(dict.fromkeys(others))
         if commitment.hedges(piece) and known.content(piece):
             return ", ".join(dict.fromkeys(known.content(piece)))
+    if in_head:  # "Sam Reed or T-4471": a side joined by `or` that is not the gold but says something
+        others = [p.strip() for p in _EITHER.split(text) if not known.gold_in(p)
+                  and any(t.casefold() not in _WORDING for t in _TOKEN.findall(p))]
+        if others:
+            return ", ".join(others)
     return ""
 
 

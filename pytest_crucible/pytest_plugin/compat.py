@@ -21,7 +21,7 @@ def split_params_in_structured_id(item: pytest.Item) -> None:
     structured = getattr(item, "_id", None)
     parse = getattr(type(structured), "parse", None)
     if parse is not None:
-        item._id = parse(item.nodeid)  # type: ignore[attr-defined]  # private, pytest >= 9.2 only
+        item._id = parse(item.nodeid)  # type: ignore[attr-defined,unused-ignore]  # private, pytest >= 9.2 only
 
 
 def fixture_module(item: pytest.Item, name: str) -> str | None:

@@ -65,8 +65,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         kwargs = setting.argparse_kwargs()
         kwargs["help"] += f" [ini: {setting.dest}]"
         group.addoption(setting.pytest_flag, **kwargs)
-        parser.addini(setting.dest, help=setting.help, type="bool" if setting.kind == "flag" else "string",
-                      default=None)
+        if setting.kind == "flag":
+            parser.addini(setting.dest, help=setting.help, type="bool", default=None)
+        else:
+            parser.addini(setting.dest, help=setting.help, type="string", default=None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
