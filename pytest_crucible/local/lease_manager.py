@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from pytest_crucible.local.devices import Device, cpu_device, discover_gpus
 from pytest_crucible.local.http import HTTPFailure, get_json
 from pytest_crucible.local.launch_spec import LaunchError, LaunchSpec
 from pytest_crucible.local.llamacpp import LlamaServer, ServerInfo
-from pytest_crucible.local.process import ProcessId, holder_alive
+from pytest_crucible.local.process import ProcessId, holder_alive, pid_alive
 
 
 class LocalServerError(InfraError):
@@ -66,6 +67,7 @@ class _Held:
 
 
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_JOIN_PATIENCE_S = 60.0  # how long a worker waits for the shared server to answer while its process lives
 
 
 class _ProcessHooks:
@@ -275,13 +277,21 @@ class LeaseManager:
 
     def _join(self, model, spec: LaunchSpec, lease: DeviceLease, gguf) -> LocalServer:
         base_url = lease.base_url
-        try:
-            get_json(f"{base_url}/models", timeout=5.0)
-        except HTTPFailure as exc:
-            lease.release()
-            raise LocalServerError(f"model {model.name}: the server shared by this run at {base_url} does not "
-                                   f"answer: {exc}") from None
         server = lease.record.get("server") or {}
+        pid = (server.get("process") or {}).get("pid")
+        # a server busy decoding for another worker can be slow to answer on a loaded machine: wait while its
+        # process lives, give up at once when it has died
+        waited_until = time.monotonic() + _JOIN_PATIENCE_S
+        while True:
+            try:
+                get_json(f"{base_url}/models", timeout=5.0)
+                break
+            except HTTPFailure as exc:
+                if time.monotonic() > waited_until or (isinstance(pid, int) and not pid_alive(pid)):
+                    lease.release()
+                    raise LocalServerError(f"model {model.name}: the server shared by this run at {base_url} "
+                                           f"does not answer: {exc}") from None
+                time.sleep(0.5)
         local = LocalServer(model=model.name, model_id=spec.model_id, base_url=base_url or "",
                             devices=list(lease.devices), role="guest", gguf=str(gguf),
                             pid=(server.get("process") or {}).get("pid"), startup_s=server.get("startup_s"))
