@@ -84,3 +84,13 @@ def test_bad_case_file_is_reported_without_traceback(tmp_path):
     result = crucible("cases", "list", str(tmp_path / "bad.cases.yaml"), cwd=tmp_path)
     assert result.returncode == 2
     assert "bad.cases.yaml:2: case Q1" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_listing_piped_into_head_ends_quietly(tmp_path):
+    """`crucible cases list | head -1`: the reader leaves early; no traceback, exit 0."""
+    proc = subprocess.Popen([sys.executable, "-m", "pytest_crucible.apps.cli", "cases", "list"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and b"Traceback" not in err, err.decode()[-2000:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -390,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     except CrucibleError as exc:
         print(f"crucible: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `crucible cases list | head`: the reader has gone, which is no error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        return 0
 
 
 if __name__ == "__main__":
