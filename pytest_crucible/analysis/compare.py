@@ -186,28 +186,20 @@ class Pair:
 
 def _group(pairs: list[Pair], alpha: float) -> shapes.Group:
     """Both rates, the paired difference, the sign test and the detectable drop over some pairs."""
-    n = len(pairs)
-    diffs = [p.diff for p in pairs]
-    families = [p.new.family for p in pairs]
-    worse = sum(1 for d in diffs if d < 0)
-    better = sum(1 for d in diffs if d > 0)
+    n, diffs, families = len(pairs), [p.diff for p in pairs], [p.new.family for p in pairs]
     families_worse, families_better = stats.family_signs(diffs, families)
     mean, ci = stats.paired_difference(diffs, families)
     second_moment = statistics.fmean([d * d for d in diffs]) if diffs else 0.0
     n_eff = stats.paired_effective_n(diffs, families)
     return {
-        "n": n,
-        "families": len(set(families)),
-        "n_eff": round(n_eff, 1),
+        "n": n, "families": len(set(families)), "n_eff": round(n_eff, 1),
         "base_rate": _round(statistics.fmean([p.base_rate for p in pairs])) if n else None,
         "new_rate": _round(statistics.fmean([p.new_rate for p in pairs])) if n else None,
         "diff": _round(mean),
         "ci95": ci,
         "p_value": stats.sign_test_p(families_worse, families_better),
-        "worse": worse,
-        "better": better,
-        "families_worse": families_worse,
-        "families_better": families_better,
+        "worse": sum(1 for d in diffs if d < 0), "better": sum(1 for d in diffs if d > 0),
+        "families_worse": families_worse, "families_better": families_better,
         "min_detectable_drop": stats.min_detectable_drop(n_eff, second_moment, alpha),
     }
 
@@ -426,10 +418,8 @@ def _ci_ratio(ci: list[float] | None) -> str:
 
 def _family_counts(group: shapes.Group) -> str:
     """'in 3 of 20 families worse, 0 better, ' where siblings were paired (the sign test counts families)."""
-    if group["families"] == group["n"]:
-        return ""
-    return (f"in {group['families_worse']} of {group['families']} families worse, {group['families_better']} "
-            "better, ")
+    return "" if group["families"] == group["n"] else (
+        f"in {group['families_worse']} of {group['families']} families worse, {group['families_better']} better, ")
 
 
 def _group_line(name: str, g: shapes.Group) -> str:
