@@ -149,7 +149,11 @@ def test_report_carries_family_intervals_and_n_eff_per_model_and_category():
     assert a["total"]["n_eff"] == round(stats.effective_n(total_families), 1)
     assert a["total"]["min_detectable_drop"] == stats.detectable_drop(8 / 12, stats.effective_n(total_families))
     # the repeats section's intervals are clustered the same way
-    assert a["repeats"]["pass_at_k"]["1"]["cases"] == 2
+    pass_at_1 = a["repeats"]["pass_at_k"]["1"]
+    values = [1.0] * 3 + [0.0] * 3 + [1.0, 0.0] + [1.0] * 2          # per case, by family
+    families = ["x"] * 3 + ["y"] * 3 + ["M1", "M2"] + ["z"] * 2
+    assert pass_at_1["cases"] == 10
+    assert pass_at_1["ci95"] == stats.mean_interval(values, families) != stats.mean_interval(values)
     text = render_markdown(report)
     assert "## Error bars" in text and "| a | math | 50.0% | " in text and "| 8 | 4 | 3.2 |" in text
     card = render_terminal(report)
