@@ -129,7 +129,8 @@ def test_the_baseline_is_all_right_and_records_its_backend(runs):
     assert backend == {"served_model": ["base"], "server": ["loopback/1 (tests)"]}  # the loopback sends no fingerprint
     # Wilson at 256 of 256: the lower end is 1 / (1 + 1.96^2 / 256)
     assert report["models"]["base"]["total"] == {"passed": N_CASES, "failed": 0, "errors": 0, "n": N_CASES,
-                                                 "rate": 1.0, "ci95": [0.9852, 1.0],
+                                                 "families": N_CASES, "n_eff": float(N_CASES),  # no families
+                                                 "rate": 1.0, "ci95": [0.9852, 1.0], "min_detectable_drop": 0.024,
                                                  "truncated": {"reasoning": 0, "answer": 0, "rate": 0.0}}
 
 

@@ -29,7 +29,8 @@ def test_contract_counts_and_denominators():
     report = aggregate(ROWS)
     a = report["models"]["a"]
     assert a["categories"]["math"] == {"passed": 1, "failed": 1, "errors": 1, "skipped": 0, "n": 2,
-                                       "rate": 0.5, "ci95": wilson_interval(1, 2),
+                                       "families": 2, "n_eff": 2.0, "rate": 0.5, "ci95": wilson_interval(1, 2),
+                                       "min_detectable_drop": None,  # two cases cannot show a drop
                                        "truncated": {"reasoning": 0, "answer": 0, "rate": 0.0}}
     assert a["categories"]["coding"]["skipped"] == 1 and a["categories"]["coding"]["n"] == 1
     assert a["categories"]["coding"]["rate"] == 0.0
@@ -66,7 +67,7 @@ def test_truncated_replies_are_counted_by_where_per_category_and_model():
     lines = render_terminal(report)
     assert lines[0].endswith(", truncated 60% (2 in reasoning, 1 in answer)")
     [math] = [line for line in lines if line.startswith("  math ")]
-    assert math.endswith(" 33% (1/3) +1 err, truncated 67% (2 in reasoning, 0 in answer)")
+    assert math.endswith(" 33% (1/3) [6%-79%] n_eff 3 +1 err, truncated 67% (2 in reasoning, 0 in answer)")
     assert "- a: truncated 60% (2 in reasoning, 1 in answer) of scored replies" in render_markdown(report)
 
 

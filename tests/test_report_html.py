@@ -181,9 +181,9 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
     assert "served_model m1; server loopback/1 (tests)" in page  # report.json's backend
     result.stdout.fnmatch_lines([
         "*crucible summary*",
-        "m1: 66.7% (2/3) [[]21%-94%[]], hard 0% (0/1), errors 0, skipped 0, cost $0.0000",
-        "  math       ██████████░░░░░░░░░░ 50% (1/2)",
-        "  reasoning  ████████████████████ 100% (1/1)",
+        "m1: 66.7% (2/3) [[]21%-94%[]] n_eff 3, hard 0% (0/1) [[]0%-79%[]] n_eff 1, errors 0, skipped 0, cost $0.0000",
+        "  math       ██████████░░░░░░░░░░ 50% (1/2) [[]9%-91%[]] n_eff 2",
+        "  reasoning  ████████████████████ 100% (1/1) [[]21%-100%[]] n_eff 1",
         "  latency    TTFT * s, decode * (medians of 3 graded requests)",
         f"report: {run_dir.relative_to(pytester.path)}/report.html (beside it: report.json, report.md, rows.jsonl)",
     ])

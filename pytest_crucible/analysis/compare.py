@@ -9,8 +9,9 @@ Cases are paired by id and content hash (a case that changed between the runs is
 A case's result on one side is its pass rate over its scored answers (passed / (passed + failed); errors
 and skips are left out, as in the report), so repeats make a rate between 0 and 1. Every group (the
 total, the hard tier, each category) gets both rates, the paired difference with a 95% interval, the
-exact one-sided sign test on the cases that differ (McNemar's test with one answer per case) and the
-drop this many cases can detect; see stats.py for the methods.
+exact one-sided sign test on the families whose summed difference is not zero (McNemar's test with one
+answer per case and no families) and the drop this many families can detect; all clustered by family
+(siblings of one template are not independent evidence); see stats.py for the methods.
 
 The gate fails when the new side is significantly worse (p < alpha) on the total, the hard tier or a
 category named in `GateSettings.categories`, or when a speed median regresses past the tolerance with its
@@ -48,7 +49,7 @@ SERVING_STACK = ("server", "llamacpp_version")
 
 @dataclass(frozen=True)
 class GateSettings:
-    alpha: float = 0.05
+    alpha: float = stats.DEFAULT_ALPHA
     categories: tuple[str, ...] = ()
     speed_tolerance: float = 0.10
 
@@ -116,8 +117,10 @@ class CaseResult:
     scored: list[Row] = field(init=False)
     passed: int = field(init=False)
     rate: float | None = field(init=False)
+    family: str = field(init=False)  # the cluster of the paired test: the case's family, or the case
 
     def __post_init__(self) -> None:
+        self.family = self.rows[0].family_key if self.rows else self.case_id
         self.scored = [r for r in self.rows if r.outcome in SCORED]
         self.passed = sum(1 for r in self.scored if r.outcome == "passed")
         self.rate = self.passed / len(self.scored) if self.scored else None
@@ -183,22 +186,21 @@ class Pair:
 
 def _group(pairs: list[Pair], alpha: float) -> shapes.Group:
     """Both rates, the paired difference, the sign test and the detectable drop over some pairs."""
-    n = len(pairs)
-    diffs = [p.diff for p in pairs]
-    worse = sum(1 for d in diffs if d < 0)
-    better = sum(1 for d in diffs if d > 0)
-    mean, ci = stats.paired_difference(diffs)
+    n, diffs, families = len(pairs), [p.diff for p in pairs], [p.new.family for p in pairs]
+    families_worse, families_better = stats.family_signs(diffs, families)
+    mean, ci = stats.paired_difference(diffs, families)
     second_moment = statistics.fmean([d * d for d in diffs]) if diffs else 0.0
+    n_eff = stats.paired_effective_n(diffs, families)
     return {
-        "n": n,
+        "n": n, "families": len(set(families)), "n_eff": round(n_eff, 1),
         "base_rate": _round(statistics.fmean([p.base_rate for p in pairs])) if n else None,
         "new_rate": _round(statistics.fmean([p.new_rate for p in pairs])) if n else None,
         "diff": _round(mean),
         "ci95": ci,
-        "p_value": stats.sign_test_p(worse, better),
-        "worse": worse,
-        "better": better,
-        "min_detectable_drop": stats.min_detectable_drop(n, second_moment, alpha),
+        "p_value": stats.sign_test_p(families_worse, families_better),
+        "worse": sum(1 for d in diffs if d < 0), "better": sum(1 for d in diffs if d > 0),
+        "families_worse": families_worse, "families_better": families_better,
+        "min_detectable_drop": stats.min_detectable_drop(n_eff, second_moment, alpha),
     }
 
 
@@ -330,7 +332,7 @@ def decide(result: shapes.Measured, gate: GateSettings) -> shapes.GateVerdict:
             reasons.append(f"{name}: {_pct(group['base_rate'])} -> {_pct(group['new_rate'])} "
                            f"({_points(group['diff'])} points, 95% CI {_ci_points(group['ci95'])}), "
                            f"{group['worse']} cases worse, {group['better']} better, "
-                           f"p = {group['p_value']:.2g} < {gate.alpha}")
+                           + _family_counts(group) + f"p = {group['p_value']:.2g} < {gate.alpha}")
 
     judge("total", result["total"], required=True)
     judge("hard", result["hard"], required=False)
@@ -414,10 +416,17 @@ def _ci_ratio(ci: list[float] | None) -> str:
     return "-" if not ci else f"{ci[0]:.2f}-{ci[1]:.2f}"
 
 
+def _family_counts(group: shapes.Group) -> str:
+    """'in 3 of 20 families worse, 0 better, ' where siblings were paired (the sign test counts families)."""
+    return "" if group["families"] == group["n"] else (
+        f"in {group['families_worse']} of {group['families']} families worse, {group['families_better']} better, ")
+
+
 def _group_line(name: str, g: shapes.Group) -> str:
     mdd = "-" if g["min_detectable_drop"] is None else f"{g['min_detectable_drop'] * 100:.1f}"
-    return (f"{name:<14} {g['n']:>6} {_pct(g['base_rate']):>7} {_pct(g['new_rate']):>7} {_points(g['diff']):>7} "
-            f"{_ci_points(g['ci95']):>16} {g['p_value']:>9.2g} {g['worse']:>5} {g['better']:>6} {mdd:>9}")
+    return (f"{name:<14} {g['n']:>6} {g['n_eff']:>6g} {_pct(g['base_rate']):>7} {_pct(g['new_rate']):>7} "
+            f"{_points(g['diff']):>7} {_ci_points(g['ci95']):>16} {g['p_value']:>9.2g} {g['worse']:>5} "
+            f"{g['better']:>6} {mdd:>9}")
 
 
 def _speed_value(value: float | None, key: str) -> str:
@@ -444,15 +453,15 @@ def render_text(result: shapes.CompareFile, max_flips: int = 50, brief: bool = F
              f"{len(un['changed'])} changed, {len(un['only_base'])} only in base, {len(un['only_new'])} only in new, "
              f"{len(un['unscored'])} without a scored answer on a side",
              "",
-             f"{'':<14} {'cases':>6} {'base':>7} {'new':>7} {'diff':>7} {'95% CI (points)':>16} {'p (worse)':>9} "
-             f"{'worse':>5} {'better':>6} {'min drop':>9}",
+             f"{'':<14} {'cases':>6} {'n_eff':>6} {'base':>7} {'new':>7} {'diff':>7} {'95% CI (points)':>16} "
+             f"{'p (worse)':>9} {'worse':>5} {'better':>6} {'min drop':>9}",
              _group_line("total", result["total"])]
     if result["hard"]["n"]:
         lines.append(_group_line("hard tier", result["hard"]))
     for cat, g in result["categories"].items():
         lines.append(_group_line(f"  {cat}", g))
-    lines.append("p: one-sided exact sign test (McNemar) on the cases that differ; min drop: the drop in points "
-                 "these cases detect with 80% power")
+    lines.append("p: one-sided exact sign test (McNemar) on the families whose cases differ; n_eff: the independent "
+                 "pairs these are worth, clustered by family; min drop: the drop in points they detect with 80% power")
     speed = [(k, c) for k, c in result["speed"].items() if c["base_median"] is not None or c["new_median"] is not None]
     if speed:
         lines += ["", f"{'speed (median)':<14} {'base':>10} {'new':>10} {'ratio':>6} {'95% CI':>13}"]

@@ -28,15 +28,20 @@ class Truncated(TypedDict):
 
 
 class Tally(TypedDict):
-    """A group of rows: `n = passed + failed`, `rate = passed / n` (None when n is 0), `ci95` with the
-    case as the unit. `skipped` is in the categories only (the total and hard tier count it per model)."""
+    """A group of rows: `n = passed + failed`, `rate = passed / n` (None when n is 0), `ci95` clustered by
+    family (a case outside a family is its own; repeats inside), `n_eff = n / design effect` the effective
+    number of independent problems, `min_detectable_drop` what a paired comparison detects at 80% power.
+    `skipped` is in the categories only (the total and hard tier count it per model)."""
     passed: int
     failed: int
     errors: int
     skipped: NotRequired[int]
     n: int
+    families: int  # families with a scored answer
+    n_eff: float | None
     rate: float | None
     ci95: list[float] | None
+    min_detectable_drop: float | None
     truncated: Truncated
 
 
@@ -143,8 +148,11 @@ class Unpaired(TypedDict):
 
 
 class Group(TypedDict):
-    """Both rates over some paired cases, the paired difference, the sign test, the detectable drop."""
+    """Both rates over some paired cases, the paired difference, the sign test, the detectable drop; the
+    interval, the test and the drop are clustered by family (`families`, `n_eff` the effective pairs)."""
     n: int
+    families: int
+    n_eff: float
     base_rate: float | None
     new_rate: float | None
     diff: float | None
@@ -152,6 +160,8 @@ class Group(TypedDict):
     p_value: float
     worse: int
     better: int
+    families_worse: int  # families whose summed difference is negative: what the sign test counts
+    families_better: int
     min_detectable_drop: float | None
 
 

@@ -14,7 +14,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
-from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
+from pytest_crucible.analysis.stats import (
+    clustered_interval,
+    detectable_drop,
+    effective_n,
+    mean_interval,
+    pass_at_k,
+    pass_hat_k,
+)
 from pytest_crucible.results.row import OUTCOMES, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
 from pytest_crucible.speed.summary import render_markdown as speed_markdown
@@ -33,14 +40,16 @@ def _tally(rows: list[Row], with_skipped: bool = True) -> Tally:
     passed, failed, errors = counts["passed"], counts["failed"], counts["error"]
     n = passed + failed  # errors and skips never enter the denominator
     rate = round(passed / n, 4) if n else None
-    # the case is the unit: with repeats the interval is clustered by case (plain Wilson without)
-    ci95 = clustered_interval(list(_case_counts(rows).values()))
-    truncated = _truncated(rows, n)
+    # the family is the unit (a standalone case its own, repeats inside): plain Wilson without either
+    families = list(_family_counts(rows).values())
+    ci95 = clustered_interval(families)
+    n_eff = effective_n(families)
+    tally: Tally = {"passed": passed, "failed": failed, "errors": errors, "n": n, "families": len(families),
+                    "n_eff": round(n_eff, 1) if n_eff is not None else None, "rate": rate, "ci95": ci95,
+                    "min_detectable_drop": detectable_drop(rate, n_eff), "truncated": _truncated(rows, n)}
     if with_skipped:
-        return {"passed": passed, "failed": failed, "errors": errors, "skipped": counts["skipped"], "n": n,
-                "rate": rate, "ci95": ci95, "truncated": truncated}
-    return {"passed": passed, "failed": failed, "errors": errors, "n": n, "rate": rate, "ci95": ci95,
-            "truncated": truncated}
+        tally["skipped"] = counts["skipped"]
+    return tally
 
 
 def _truncated(rows: list[Row], n: int) -> Truncated:
@@ -62,6 +71,16 @@ def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
     return counts
 
 
+def _family_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
+    """family (or the case outside one) -> (passed, scored answers) over its cases and their repeats."""
+    counts: dict[str, tuple[int, int]] = {}
+    for row in rows:
+        if row.outcome in ("passed", "failed"):
+            passed, n = counts.get(row.family_key, (0, 0))
+            counts[row.family_key] = (passed + (row.outcome == "passed"), n + 1)
+    return counts
+
+
 def _ks(k: int) -> list[int]:
     """1, the powers of two below k, and k."""
     return sorted({1, k} | {2 ** i for i in range(1, k.bit_length()) if 2 ** i < k})
@@ -76,11 +95,14 @@ def repeats_section(rows: list[Row]) -> Repeats | None:
     if k_max < 2:
         return None
     category = {r.case_id: r.category for r in rows}
+    family = {r.case_id: r.family_key for r in rows}
 
     def estimate(estimator: Callable[[int, int, int], float | None], k: int) -> Estimate:
-        values = [v for passed, n in counts.values() if n >= k and (v := estimator(n, passed, k)) is not None]
+        found = [(family[case_id], v) for case_id, (passed, n) in counts.items()
+                 if n >= k and (v := estimator(n, passed, k)) is not None]
+        values = [v for _, v in found]
         return {"value": round(sum(values) / len(values), 4) if values else None,
-                "ci95": mean_interval(values), "cases": len(values)}
+                "ci95": mean_interval(values, [f for f, _ in found]), "cases": len(values)}
 
     return {
         "k": k_max,
@@ -210,6 +232,7 @@ def render_markdown(report: Report) -> str:
         cells = [_cell(m["categories"][c]) if c in m["categories"] else "" for c in cats]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart.", ""]
+    lines += _error_bars_markdown(models)
     cut = [(name, m["total"]["truncated"]) for name, m in models.items()
            if m["total"]["truncated"]["reasoning"] or m["total"]["truncated"]["answer"]]
     if cut:
@@ -230,6 +253,37 @@ def render_markdown(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _error_bars_markdown(models: dict[str, ModelReport]) -> list[str]:
+    """Every rate with its interval clustered by family, n beside the effective n, and the detectable drop."""
+    lines = ["## Error bars", "",
+             "| Model | Group | Rate | 95% CI | n | Families | n_eff | Detectable drop (points) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, m in models.items():
+        groups = [("total", m["total"]), ("hard", m["hard"])]
+        groups += [(cat, t) for cat, t in m["categories"].items() if cat != "speed"]
+        for group, t in groups:
+            if not t["n"]:
+                continue
+            ci, drop = t["ci95"], t.get("min_detectable_drop")
+            lines.append(f"| {name} | {group} | {t['rate']:.1%} | "
+                         f"{f'{ci[0]:.1%}-{ci[1]:.1%}' if ci else '-'} | {t['n']} | {t.get('families', '-')} | "
+                         f"{_n_eff(t)} | {f'{drop * 100:.1f}' if drop is not None else '-'} |")
+    return lines + ["", ERROR_BARS_NOTE, ""]
+
+
+ERROR_BARS_NOTE = (
+    "Intervals are clustered by family (siblings of one template, and repeats of a case, are not independent; "
+    "a case outside a family is its own): the Wilson interval at n_eff = n / design effect, the design effect "
+    "being the family-clustered variance of the rate over the independent-answers variance (Miller, \"Adding "
+    "Error Bars to Evals\", 2024). Detectable drop: the drop a paired comparison with another run would detect "
+    "at 80% power, one-sided alpha 0.05, if the two runs' answers agreed no more than chance.")
+
+
+def _n_eff(t: Tally) -> str:
+    n_eff = t.get("n_eff")
+    return "-" if n_eff is None else f"{n_eff:g}"
+
+
 def _estimate(cell: Estimate) -> str:
     if cell["value"] is None:
         return "-"
@@ -244,7 +298,7 @@ def _repeats_markdown(name: str, rep: Repeats | None) -> list[str]:
              "| k | pass@k (some answer right) | pass^k (every answer right) |", "| --- | --- | --- |"]
     lines += [f"| {k} | {_estimate(rep['pass_at_k'][k])} | {_estimate(rep['pass_hat_k'][k])} |"
               for k in rep["pass_at_k"]]
-    lines += ["", "Unbiased estimators averaged over cases; intervals and the rates' ci95 take the case as the unit.",
+    lines += ["", "Unbiased estimators averaged over cases; intervals are clustered by family, as the rates' ci95.",
               ""]
     if rep["flaky"]:
         lines += [f"Flaky cases ({len(rep['flaky'])}: right in some answers, wrong in others):", ""]
@@ -276,7 +330,25 @@ def text_bar(rate: float | None, width: int = BAR_WIDTH, glyphs: str = "█░")
 
 def _interval(t: Tally) -> str:
     ci = t["ci95"]
-    return f" [{ci[0]:.0%}-{ci[1]:.0%}]" if ci else ""
+    return f" [{ci[0]:.0%}-{ci[1]:.0%}] n_eff {_n_eff(t)}" if ci else ""
+
+
+def _card_cell(t: Tally) -> str:
+    """A rate on the card: as in report.md, with its interval and effective n."""
+    if not t["n"]:
+        return _cell(t)
+    return f"{t['rate']:.0%} ({t['passed']}/{t['n']}){_interval(t)}" + (f" +{t['errors']} err" if t["errors"] else "")
+
+
+def _drops_line(m: ModelReport) -> str | None:
+    """What drop the run's rates could show against a later run, at 80% power."""
+    groups = [("overall", m["total"])] + [(cat, t) for cat, t in m["categories"].items() if cat != "speed"]
+    drops = [f"{drop * 100:.0f} points {'in ' * (label != 'overall')}{label}" for label, t in groups
+             if (drop := t.get("min_detectable_drop")) is not None]
+    if not drops:
+        return None
+    return (f"  {'detects':<10} a drop of " + ", ".join(drops)
+            + " (80% power, one-sided alpha 0.05; intervals and n_eff count families)")
 
 
 def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") -> list[str]:
@@ -290,7 +362,7 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
     for name, m in report["models"].items():
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
-        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_cell(hard)}, "
+        out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_card_cell(hard)}, "
                    f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}"
                    + _truncated_text(total["truncated"], ", "))
         if verbosity < -1:
@@ -298,9 +370,12 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
         for cat, t in m["categories"].items():
             if cat == "speed":
                 continue  # the speed items' verdicts: the speed block below says more
-            line = f"  {cat:<10} {text_bar(t['rate'], glyphs=glyphs)} {_cell(t)}"
+            line = f"  {cat:<10} {text_bar(t['rate'], glyphs=glyphs)} {_card_cell(t)}"
             out.append(line + (f", {t['skipped']} skipped" if t["skipped"] else "")
                        + _truncated_text(t["truncated"], ", "))
+        drops = _drops_line(m)
+        if drops:
+            out.append(drops)
         rep = m.get("repeats")
         if rep:
             k = str(rep["k"])

@@ -1,17 +1,21 @@
 """The statistics of one run and of two runs compared. Standard library only.
 
-The unit is the case, not the row: repeats of one case are correlated (a model that cannot do a case
-fails it every time), so counting them as independent trials makes an interval too narrow. Following
+The unit is the family, not the row: repeats of one case are correlated (a model that cannot do a case
+fails it every time), and so are a family's siblings (one template with new numbers: a model that cannot
+do the template fails all of them), so counting them as independent trials makes an interval too narrow.
+A case outside any family is a family of its own; repeats nest inside their case's family. Following
 Miller, "Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations" (2024):
 
-- a pass rate's standard error is clustered by case (his section 2.2, `clustered_se`);
-- two models are compared on the same cases through the per-case differences (section 4,
-  `paired_difference`), which removes the variance of case difficulty both runs share;
-- the drop a comparison can detect at its n comes from the variance of those differences (section 5,
+- a pass rate's standard error is clustered by family (his section 2.2, `clustered_se`), and reported as
+  the effective number of independent problems n_eff = n / design effect (`effective_n`);
+- two models are compared on the same cases through the per-case differences summed per family
+  (section 4, `paired_difference`), which removes the variance of case difficulty both runs share;
+- the drop a comparison can detect at its n_eff comes from the variance of those differences (section 5,
   `min_detectable_drop`).
 
-The paired test is exact: a one-sided sign test on the cases whose rates differ (`sign_test_p`). With
-one answer per case that is the exact McNemar test on the discordant pairs.
+The paired test is exact: a one-sided sign test on the families whose summed difference is not zero
+(`sign_test_p`). With one answer per case and no families that is the exact McNemar test on the
+discordant pairs.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from math import comb
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 DETECTION_POWER = 0.8  # the power `min_detectable_drop` is stated at
+DEFAULT_ALPHA = 0.05  # the gate's one-sided significance level unless set
 # every bootstrap of the package (speed ratios, pairwise ratings): a 95% interval's ends rest on the 50
 # outermost draws on each side; cheap next to the requests behind them
 BOOTSTRAP_ROUNDS = 2000
@@ -63,38 +68,82 @@ def clustered_se(clusters: Sequence[Sequence[float]]) -> float | None:
     return math.sqrt(sum((sum(c) - len(c) * mean) ** 2 for c in clusters)) / n
 
 
-def clustered_interval(counts: Sequence[tuple[int, int]]) -> list[float] | None:
-    """95% interval of a pass rate from (passed, scored) per case, the case being the unit.
+def perfectly_correlated_n(sizes: Sequence[int]) -> float | None:
+    """Kish's effective n of a mean over clusters whose values all agree (rho = 1): N^2 / sum of m^2,
+    the number of clusters when they are of one size. The fewest independent values they can be worth."""
+    sizes = [m for m in sizes if m > 0]
+    if not sizes:
+        return None
+    return sum(sizes) ** 2 / sum(m * m for m in sizes)
 
-    It is the Wilson interval at the effective sample size N / deff, where the design effect deff is
-    the clustered variance over the independent-trials variance. With one answer per case deff is
-    exactly 1 (the plain Wilson interval); with repeats the interval's width follows the clustered SE.
-    deff is kept between 1 and N / cases: repeats never count as more than independent answers nor
-    as fewer than one answer per case (and a rate of 0 or 1, which shows no correlation, counts cases)."""
+
+def effective_n(counts: Sequence[tuple[int, int]]) -> float | None:
+    """The effective number of independent answers behind a pass rate, from (passed, scored) per
+    cluster (a family: its cases and their repeats): n_eff = N / deff, where the design effect deff is
+    the clustered variance (`clustered_se` squared) over the independent-trials variance p(1-p)/N. For
+    m siblings per family with intra-family correlation rho, deff = 1 + (m - 1) * rho.
+
+    n_eff is kept between the rho = 1 value (`perfectly_correlated_n`: the number of families when they
+    are of one size) and N (negative correlation never counts as more than independent answers). A rate
+    of 0 or 1, or a single family, shows no correlation: then the rho = 1 value, the cautious one."""
     counts = [(p, n) for p, n in counts if n > 0]
+    floor = perfectly_correlated_n([n for _, n in counts])
+    if floor is None:
+        return None
     total = sum(n for _, n in counts)
-    if total == 0:
-        return None
-    passed = sum(p for p, _ in counts)
-    rate = passed / total
-    clusters = len(counts)
-    if 0 < rate < 1:
-        # (sum over a case's answers of (x - rate))^2 = (p - n * rate)^2: no need to expand the values
-        clustered = sum((p - n * rate) ** 2 for p, n in counts) / total ** 2
-        deff = clustered / (rate * (1 - rate) / total)
-        effective = min(total, max(clusters, total / deff)) if deff > 0 else total
-    else:
-        effective = clusters
-    return wilson_interval(rate * effective, effective)
+    rate = sum(p for p, _ in counts) / total
+    if len(counts) < 2 or not 0 < rate < 1:
+        return floor
+    # (sum over a family's answers of (x - rate))^2 = (p - n * rate)^2: no need to expand the values
+    clustered = sum((p - n * rate) ** 2 for p, n in counts) / total ** 2
+    deff = clustered / (rate * (1 - rate) / total)
+    return min(float(total), max(floor, total / deff)) if deff > 0 else float(total)
 
 
-def mean_interval(values: Sequence[float]) -> list[float] | None:
-    """95% normal interval of the mean of per-case values in [0, 1] (the unit is the case)."""
-    if len(values) < 2:
+def clustered_interval(counts: Sequence[tuple[int, int]]) -> list[float] | None:
+    """95% interval of a pass rate from (passed, scored) per cluster (a family, or a case): the Wilson
+    interval at the effective sample size (`effective_n`). With one answer per cluster it is exactly the
+    plain Wilson interval; with siblings or repeats its width follows the clustered SE."""
+    effective = effective_n(counts)
+    if effective is None:
         return None
+    passed, total = sum(p for p, n in counts if n > 0), sum(n for _, n in counts if n > 0)
+    return wilson_interval(passed / total * effective, effective)
+
+
+def grouped(values: Sequence[float], labels: Sequence[str] | None) -> list[list[float]]:
+    """The values split by label (a family), in first-seen order; without labels each is its own."""
+    if labels is None:
+        return [[v] for v in values]
+    groups: dict[str, list[float]] = {}
+    for value, label in zip(values, labels, strict=True):
+        groups.setdefault(label, []).append(value)
+    return list(groups.values())
+
+
+def clustered_mean(clusters: Sequence[Sequence[float]]) -> tuple[float | None, float | None]:
+    """(mean of all values, its clustered standard error): sqrt(G / (G - 1) * sum over clusters of
+    (cluster sum - size * mean)^2) / N, with the small-sample factor G / (G - 1) (CR1) that makes it the
+    usual s / sqrt(N) with one value per cluster. The SE is None under two clusters."""
+    values = [v for c in clusters for v in c]
+    if not values:
+        return None, None
     mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return _ci(mean - half, mean + half, 0.0, 1.0)
+    filled = [c for c in clusters if c]
+    g = len(filled)
+    if g < 2:
+        return mean, None
+    spread = sum((sum(c) - len(c) * mean) ** 2 for c in filled)
+    return mean, math.sqrt(g / (g - 1) * spread) / len(values)
+
+
+def mean_interval(values: Sequence[float], families: Sequence[str] | None = None) -> list[float] | None:
+    """95% normal interval of the mean of per-case values in [0, 1], clustered by `families` (one label
+    per value; without them each case is its own)."""
+    mean, se = clustered_mean(grouped(values, families))
+    if mean is None or se is None:
+        return None
+    return _ci(mean - Z95 * se, mean + Z95 * se, 0.0, 1.0)
 
 
 def pass_at_k(n: int, c: int, k: int) -> float | None:
@@ -136,22 +185,44 @@ def sign_test_p(worse: int, better: int) -> float:
     return tail / (1 << n)
 
 
-def paired_difference(diffs: Sequence[float]) -> tuple[float | None, list[float] | None]:
+def family_signs(diffs: Sequence[float], families: Sequence[str] | None = None) -> tuple[int, int]:
+    """(families worse, families better): the sign of each family's summed difference new - base, what
+    the sign test counts. Without families each case is its own."""
+    sums = [sum(c) for c in grouped(diffs, families)]
+    return sum(1 for d in sums if d < 0), sum(1 for d in sums if d > 0)
+
+
+def paired_difference(diffs: Sequence[float],
+                      families: Sequence[str] | None = None) -> tuple[float | None, list[float] | None]:
     """(mean of per-case differences new - base, its 95% interval). The standard error is that of the
-    differences (Miller section 4), so what both runs share about a case cancels out."""
-    if not diffs:
-        return None, None
-    mean = statistics.fmean(diffs)
-    if len(diffs) < 2:
+    differences (Miller section 4), so what both runs share about a case cancels out, clustered by
+    family (`clustered_mean`): without families it is the plain s / sqrt(n) of the differences."""
+    mean, se = clustered_mean(grouped(diffs, families))
+    if mean is None or se is None:
         return mean, None
-    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    half = Z95 * se
     return mean, _ci(mean - half, mean + half, -1.0, 1.0)
 
 
-def min_detectable_drop(n: int, second_moment: float, alpha: float, power: float = DETECTION_POWER) -> float | None:
+def paired_effective_n(diffs: Sequence[float], families: Sequence[str] | None = None) -> float:
+    """The effective number of independent pairs: N / deff, deff = sum over families of (summed
+    difference)^2 / sum over cases of difference^2 (the clustered over the independent variance of the
+    mean difference where it is zero, as the test assumes). Kept between the rho = 1 value
+    (`perfectly_correlated_n`) and N; with no case differing, the rho = 1 value."""
+    clusters = grouped(diffs, families)
+    floor = perfectly_correlated_n([len(c) for c in clusters]) or 0.0
+    squares = sum(d * d for d in diffs)
+    summed = sum(sum(c) ** 2 for c in clusters)
+    if squares == 0:
+        return floor
+    return min(float(len(diffs)), max(floor, len(diffs) * squares / summed)) if summed > 0 else float(len(diffs))
+
+
+def min_detectable_drop(n: float, second_moment: float, alpha: float,
+                        power: float = DETECTION_POWER) -> float | None:
     """The smallest drop in pass rate that a one-sided test at `alpha` detects with `power`, with n
-    paired cases whose differences have the observed mean square `second_moment` (with one answer per
-    case: the share of cases that flipped either way).
+    independent paired cases (an effective n: `paired_effective_n`) whose differences have the mean
+    square `second_moment` (with one answer per case: the share of cases that flipped either way).
 
     Connor's sample size for the paired (McNemar) design, solved for the drop d:
         sqrt(n) * d = z_alpha * sqrt(psi) + z_power * sqrt(psi - d^2),   psi = max(second_moment, d)
@@ -173,6 +244,16 @@ def min_detectable_drop(n: int, second_moment: float, alpha: float, power: float
         mid = (lo + hi) / 2
         lo, hi = (lo, mid) if short(mid) >= 0 else (mid, hi)
     return round(hi, 4)
+
+
+def detectable_drop(rate: float | None, n_eff: float | None, alpha: float = DEFAULT_ALPHA) -> float | None:
+    """The drop from `rate` a paired comparison with a later run detects at 80% power, before that run
+    exists: `min_detectable_drop` at n_eff with psi = 2 p (1 - p), the share of cases two runs at this
+    rate would differ on if their answers agreed no more than chance. Runs that agree more (they share
+    the cases' difficulty) detect smaller drops, so this is the cautious figure."""
+    if rate is None or not n_eff:
+        return None
+    return min_detectable_drop(n_eff, 2 * rate * (1 - rate), alpha)
 
 
 # -- speed: ratio of medians with a bootstrap interval ---------------------------------------------

@@ -196,6 +196,12 @@ class Row:
         return resume_key(self.model, self.case_hash or self.case_id, self.params, self.repeat)
 
     @property
+    def family_key(self) -> str:
+        """The cluster this row's answer is counted in: its case's family, or the case itself for a case
+        outside any family (and for a row written before rows carried the family)."""
+        return self.family or self.case_id
+
+    @property
     def final(self) -> bool:
         """Whether a resumed run keeps this row: not an error (infrastructure may work now) and not a
         cost-cap skip (the next run may have money left)."""
