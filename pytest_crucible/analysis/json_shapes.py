@@ -29,11 +29,13 @@ class Truncated(TypedDict):
 
 class Tally(TypedDict):
     """A group of rows: `n = passed + failed`, `rate = passed / n` (None when n is 0), `ci95` with the
-    case as the unit. `skipped` is in the categories only (the total and hard tier count it per model)."""
+    case as the unit. `skipped` is in the categories only (the total and hard tier count it per model);
+    `measured` in a category with speed items only (measurements, never passes or failures)."""
     passed: int
     failed: int
     errors: int
     skipped: NotRequired[int]
+    measured: NotRequired[int]
     n: int
     rate: float | None
     ci95: list[float] | None

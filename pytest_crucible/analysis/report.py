@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
 from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
-from pytest_crucible.results.row import OUTCOMES, Row, latest_rows
+from pytest_crucible.results.row import MEASURED, OUTCOMES, SCORED, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
 from pytest_crucible.speed.summary import render_markdown as speed_markdown
 from pytest_crucible.speed.summary import render_terminal as speed_terminal
@@ -37,8 +37,11 @@ def _tally(rows: list[Row], with_skipped: bool = True) -> Tally:
     ci95 = clustered_interval(list(_case_counts(rows).values()))
     truncated = _truncated(rows, n)
     if with_skipped:
-        return {"passed": passed, "failed": failed, "errors": errors, "skipped": counts["skipped"], "n": n,
-                "rate": rate, "ci95": ci95, "truncated": truncated}
+        tally: Tally = {"passed": passed, "failed": failed, "errors": errors, "skipped": counts["skipped"], "n": n,
+                        "rate": rate, "ci95": ci95, "truncated": truncated}
+        if counts[MEASURED]:  # speed items: measurements, never in passed, failed or n
+            tally["measured"] = counts[MEASURED]
+        return tally
     return {"passed": passed, "failed": failed, "errors": errors, "n": n, "rate": rate, "ci95": ci95,
             "truncated": truncated}
 
@@ -46,7 +49,7 @@ def _tally(rows: list[Row], with_skipped: bool = True) -> Tally:
 def _truncated(rows: list[Row], n: int) -> Truncated:
     """Replies cut off by the token limit, by where (in the reasoning, in the answer), and their share of
     the scored items: a low score from a tight budget shows as such."""
-    scored = [r for r in rows if r.outcome in ("passed", "failed")]
+    scored = [r for r in rows if r.outcome in SCORED]
     reasoning = sum(1 for r in scored if r.truncated == "reasoning")
     answer = sum(1 for r in scored if r.truncated == "answer")
     return {"reasoning": reasoning, "answer": answer, "rate": round((reasoning + answer) / n, 4) if n else None}
@@ -56,7 +59,7 @@ def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
     """case id -> (passed, scored answers)."""
     counts: dict[str, tuple[int, int]] = {}
     for row in rows:
-        if row.outcome in ("passed", "failed"):
+        if row.outcome in SCORED:
             passed, n = counts.get(row.case_id, (0, 0))
             counts[row.case_id] = (passed + (row.outcome == "passed"), n + 1)
     return counts
@@ -111,7 +114,7 @@ def aggregate(rows, meta: dict | None = None) -> Report:
         by_cat: dict[str, list[Row]] = defaultdict(list)
         for row in mrows:
             by_cat[row.category or "unknown"].append(row)
-        order = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
+        order = category_order(by_cat)
         # speed items measure the endpoint, not the model's answers: apart from total and hard
         scored = [r for r in mrows if r.category != "speed"]
         models[name] = {
@@ -140,6 +143,11 @@ def aggregate(rows, meta: dict | None = None) -> Report:
         "meta": meta or {},
         "models": models,
     }
+
+
+def category_order(present) -> list[str]:
+    """The suite's categories in suite order, then any other (`custom`: users' own checks) by name."""
+    return [c for c in CATEGORIES if c in present] + sorted(set(present) - set(CATEGORIES))
 
 
 def backend_summary(rows: list[Row], local: dict | None = None) -> dict:
@@ -180,6 +188,8 @@ def _brief(row: Row) -> Brief:
 
 
 def _cell(t: Tally) -> str:
+    if not t["n"] and t.get("measured"):  # speed items: measurements, never a pass rate
+        return f"{t['measured']} measured" + (f" +{t['errors']} err" if t["errors"] else "")
     if not t["n"]:
         return f"- ({t['errors']} err)" if t["errors"] else "-"
     text = f"{t['rate']:.0%} ({t['passed']}/{t['n']})"
@@ -204,12 +214,13 @@ def render_markdown(report: Report) -> str:
     for name, m in models.items():
         lines.append(f"| {name} | {_cell(m['total'])} | {_cell(m['hard'])} | {m['total']['errors']} | "
                      f"{m['skipped']} | {m['cost_usd']:.4f} |")
-    cats = [c for c in CATEGORIES if any(c in m["categories"] for m in models.values())]
+    cats = category_order({c for m in models.values() for c in m["categories"]})
     lines += ["", "| Model | " + " | ".join(cats) + " |", "| --- |" + " --- |" * len(cats)]
     for name, m in models.items():
         cells = [_cell(m["categories"][c]) if c in m["categories"] else "" for c in cats]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart.", ""]
+    lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart; "
+              "speed items are measurements, never passes or failures.", ""]
     cut = [(name, m["total"]["truncated"]) for name, m in models.items()
            if m["total"]["truncated"]["reasoning"] or m["total"]["truncated"]["answer"]]
     if cut:
@@ -297,7 +308,7 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
             continue
         for cat, t in m["categories"].items():
             if cat == "speed":
-                continue  # the speed items' verdicts: the speed block below says more
+                continue  # measurements: the speed block below says them
             line = f"  {cat:<10} {text_bar(t['rate'], glyphs=glyphs)} {_cell(t)}"
             out.append(line + (f", {t['skipped']} skipped" if t["skipped"] else "")
                        + _truncated_text(t["truncated"], ", "))

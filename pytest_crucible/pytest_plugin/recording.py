@@ -11,7 +11,7 @@ import pytest
 from pytest_crucible.engine.progress import Progress
 from pytest_crucible.engine.session import RunSession
 from pytest_crucible.pytest_plugin.state import SESSION_KEY, ItemState, item_state
-from pytest_crucible.results.row import Row
+from pytest_crucible.results.row import MEASURED, Row
 
 # What an item's process tells the controlling process travels as attributes of its reports (xdist sends
 # them on): the row (Row.to_dict()), whether the row came from the run being resumed (not recorded again),
@@ -106,10 +106,13 @@ def _shown_path(path: Path, config: pytest.Config) -> str:
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
     """An infrastructure error inside a user's check (crucible_ask could not reach the endpoint) is an
-    error, as it is in setup: shown as E/ERROR and never scored."""
+    error, as it is in setup: shown as E/ERROR and never scored. A speed item's measurement is neither a
+    pass nor a failure: its own category, `N measured` in pytest's summary line (m/MEASURED)."""
     row = getattr(report, ROW_ATTRIBUTE, None)
     if row is not None and report.when == "call" and report.failed and row.get("outcome") == "error":
         return "error", "E", "ERROR"
+    if row is not None and report.when == "call" and report.passed and row.get("outcome") == MEASURED:
+        return MEASURED, "m", ("MEASURED", {"cyan": True})
     return None
 
 
