@@ -94,6 +94,7 @@ class ModelReport(TypedDict):
     hard: Tally
     total: Tally
     skipped: int
+    provider_down: NotRequired[int]  # of the skipped, those whose provider was down (infrastructure)
     tokens: TokenTotals
     cost_usd: float
     judge_cost_usd: float

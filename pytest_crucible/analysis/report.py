@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
+from pytest_crucible.common.errors import PROVIDER_DOWN
 from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
 from pytest_crucible.results.row import MEASURED, OUTCOMES, SCORED, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
@@ -122,6 +123,7 @@ def aggregate(rows, meta: dict | None = None) -> Report:
             "hard": _tally([r for r in scored if r.difficulty == "hard"], with_skipped=False),
             "total": _tally(scored, with_skipped=False),
             "skipped": sum(1 for r in mrows if r.outcome == "skipped"),
+            "provider_down": sum(1 for r in mrows if r.outcome == "skipped" and r.reason.startswith(PROVIDER_DOWN)),
             "tokens": {
                 "prompt": _tokens(mrows, "prompt"),
                 "completion": _tokens(mrows, "completion"),
@@ -213,7 +215,7 @@ def render_markdown(report: Report) -> str:
     lines += ["| Model | Total | Hard | Errors | Skipped | Cost (USD) |", "| --- | --- | --- | --- | --- | --- |"]
     for name, m in models.items():
         lines.append(f"| {name} | {_cell(m['total'])} | {_cell(m['hard'])} | {m['total']['errors']} | "
-                     f"{m['skipped']} | {m['cost_usd']:.4f} |")
+                     f"{_skipped(m)} | {m['cost_usd']:.4f} |")
     cats = category_order({c for m in models.values() for c in m["categories"]})
     lines += ["", "| Model | " + " | ".join(cats) + " |", "| --- |" + " --- |" * len(cats)]
     for name, m in models.items():
@@ -302,7 +304,7 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
         out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_cell(hard)}, "
-                   f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}"
+                   f"errors {total['errors']}, skipped {_skipped(m)}, cost ${m['cost_usd']:.4f}"
                    + _truncated_text(total["truncated"], ", "))
         if verbosity < -1:
             continue
@@ -327,6 +329,12 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
         if verbosity >= 0:
             out += speed_terminal(name, m)
     return out
+
+
+def _skipped(m: ModelReport) -> str:
+    """The skipped count, with those skipped because their provider was down said apart."""
+    down = m.get("provider_down") or 0
+    return f"{m['skipped']} ({down} provider down)" if down else str(m["skipped"])
 
 
 def _truncated_text(truncated: Truncated, lead: str) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pytest_crucible import __version__
 from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.client.circuit import Circuit
 from pytest_crucible.client.thinking_control import Thinking
 from pytest_crucible.common.cache import cache_dir
 from pytest_crucible.common.filelocks import SlotPool
@@ -77,6 +78,7 @@ class RunSession:
         self.invocation = invocation or secrets.token_hex(4)
         self.notes: list[str] = []   # things to tell the user once (a provider rate-limiting)
         self._lanes: dict[str, ProviderLane] = {}
+        self._circuits: dict[str, Circuit] = {}  # per provider: stops asking one that is down (client/circuit.py)
         self._ledger: CostLedger | None = None
         self.prefetcher: Prefetcher | None = None
         # (base_url, api_key) of a launched model's server: set by whoever holds the leases (the plugin's
@@ -218,11 +220,17 @@ class RunSession:
                 headers=provider.headers if provider and not model.launch else None,
                 extra_body=provider.extra_body if provider else None,
                 model_guard=model.model_guard, on_retry=lane.throttled if lane is not None else None,
-                thinking=Thinking(model.thinking, model.thinking_api))
+                thinking=Thinking(model.thinking, model.thinking_api),
+                circuit=self._circuit(provider) if provider is not None and not model.launch else None)
             self._clients[key] = ScheduledClient(client, model, lane, self.ledger())
             if self.on_client is not None:
                 self.on_client(model, self._clients[key])
         return self._clients[key]
+
+    def _circuit(self, provider) -> Circuit:
+        if provider.name not in self._circuits:
+            self._circuits[provider.name] = Circuit(provider.name, on_change=self.notes.append)
+        return self._circuits[provider.name]
 
     def _lane(self, provider) -> ProviderLane:
         if provider.name not in self._lanes:

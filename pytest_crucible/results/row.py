@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pytest_crucible.client.response import Response, Usage
     from pytest_crucible.suite.case import Case
 
+from pytest_crucible.common.errors import PROVIDER_DOWN
 from pytest_crucible.results.request_metrics import request_metrics
 
 # passed / failed: a graded answer (the only outcomes a pass rate counts); measured: a speed item's measurement,
@@ -26,7 +27,6 @@ from pytest_crucible.results.request_metrics import request_metrics
 MEASURED = "measured"
 OUTCOMES = ("passed", "failed", "error", "skipped", MEASURED)
 SCORED = ("passed", "failed")
-PROVIDER_DOWN = "provider down"  # the reason of an item skipped while its provider's circuit is open
 BUG_PREFIX = "crucible bug: "
 COST_CAP_PREFIX = "cost cap $"  # the reason of an item skipped because the run's money ran out
 
