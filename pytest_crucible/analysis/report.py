@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
-from pytest_crucible.common.errors import PROVIDER_DOWN
 from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
+from pytest_crucible.common.errors import PROVIDER_DOWN
 from pytest_crucible.results.row import MEASURED, OUTCOMES, SCORED, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
 from pytest_crucible.speed.summary import render_markdown as speed_markdown

@@ -33,9 +33,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pytest_crucible.client.circuit import Circuit
 from pytest_crucible.client.limits import deadline_passed, deadline_s
 from pytest_crucible.client.response import Response
-from pytest_crucible.client.circuit import Circuit
 from pytest_crucible.client.retry import Adjusted, Failure, RetryPolicy
 from pytest_crucible.client.stream import StreamAssembler
 from pytest_crucible.client.thinking_control import Thinking

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 from pytest_crucible.common.errors import PROVIDER_DOWN, ProviderDown
+
 FAILURES_TO_OPEN = 3
 PROBE_EVERY_S = 10.0
 

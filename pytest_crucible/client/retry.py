@@ -106,8 +106,8 @@ class RetryPolicy:
                 elif circuit is not None and circuit.connect_failed(reason):
                     self.unreachable = True
                     raise EndpointError(f"endpoint {endpoint} unreachable after {requests} {noun}: {reason} "
-                                        f"({circuit.failures} connection failures in a row to provider {circuit.name}: its circuit "
-                                        "opened)") from None
+                                        f"({circuit.failures} connection failures in a row to provider "
+                                        f"{circuit.name}: its circuit opened)") from None
                 if failure.bound:
                     raise EndpointError(f"endpoint {endpoint} failed after {requests} {noun}: {reason}") from None
                 if not failure.retryable:

@@ -43,8 +43,10 @@ class RunSession:
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
                  run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
                  resume: str | None = None, max_cost: float | None = None, invocation: str | None = None,
-                 judge: str | None = None, on_client: Callable[[ModelSpec, object], None] | None = None):
-        self.config: Config = load_config(find_config_path(config_path))
+                 judge: str | None = None, on_client: Callable[[ModelSpec, object], None] | None = None,
+                 config_dirs: tuple[Path, ...] = ()):
+        # config_dirs: where else models.yaml may be (pytest's rootdir and ini folder), after the current folder
+        self.config: Config = load_config(find_config_path(config_path, also=config_dirs))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
         self.profile = self.config.profile(profile) if profile else {}

@@ -120,6 +120,7 @@ def _run_session(config: pytest.Config, models) -> RunSession:
         resume=worker.get("crucible_resume_dir") if worker else setting_value(config, "resume"),
         max_cost=setting_value(config, "max_cost"), invocation=worker.get("crucible_invocation") if worker else None,
         judge=setting_value(config, "judge"),
+        config_dirs=tuple(dict.fromkeys(p for p in (config.rootpath, config.inipath and config.inipath.parent) if p)),
         settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed),
         on_client=lambda model, client: config.hook.pytest_crucible_client_made(
             config=config, model=model, client=client))
