@@ -30,7 +30,7 @@ from pytest_crucible.engine.scheduler import (
 )
 from pytest_crucible.local import LeaseManager, local_model_meta
 from pytest_crucible.results.row import Row, latest_rows
-from pytest_crucible.results.store import RunStore, new_run_id, read_rows, resolve_run_dir
+from pytest_crucible.results.store import RunStore, hold_run_dir, new_run_id, read_rows, resolve_run_dir
 from pytest_crucible.suite.case import DEFAULT_SEED, Case
 from pytest_crucible.suite.profiles import select
 
@@ -71,6 +71,7 @@ class RunSession:
         # --crucible-resume: the finished rows of the run being continued, by resume key
         self.finished: dict[str, Row] = {}
         self.spent_before: dict[str, float] = {}
+        self._run_lock = None  # the resumed folder's writer lock, held from the start (store.hold_run_dir)
         if resume:
             self._continue(resume)
         if max_cost is not None and max_cost <= 0:
@@ -110,6 +111,8 @@ class RunSession:
         what is finished without asking the controller)."""
         run_dir = resolve_run_dir(self.out_dir, given)
         self.out_dir, self.run_id = run_dir.parent, run_dir.name
+        if self.controller:  # refused while another live process writes it (no request asked twice)
+            self._run_lock = hold_run_dir(run_dir)
         old = [Row.from_dict(r) for r in read_rows(run_dir)]
         for row in latest_rows(old):
             self.spent_before[row.provider] = self.spent_before.get(row.provider, 0.0) + (row.cost_usd or 0.0)
@@ -273,11 +276,13 @@ class RunSession:
         ledger = self.ledger() if self.controller else None
         if ledger is not None:
             ledger.remove()
+        if self.store is None and self._run_lock is not None and self._run_lock.is_locked:
+            self._run_lock.release()  # a resume that recorded nothing (the store releases it otherwise)
 
     # -- results (controller) ---------------------------------------------------------------------
     def open_store(self) -> RunStore:
         if self.store is None:
-            self.store = RunStore(self.out_dir, self.run_id)
+            self.store = RunStore(self.out_dir, self.run_id, lock=self._run_lock)
             self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
         return self.store
 
