@@ -74,7 +74,8 @@ class Progress:
         counts = {o: sum(m.counts[o] for m in models) for o in OUTCOMES}
         done, total = sum(m.done for m in models), sum(m.total for m in models)
         etas = [self._seconds_left(m, now) for m in models]
-        eta = "done" if done >= total else ("-" if None in etas else _clock_text(max(etas)))
+        known = [e for e in etas if e is not None]
+        eta = "done" if done >= total else ("-" if len(known) < len(etas) else _clock_text(max(known)))
         return f"{done}/{total} done, {self._rate(counts)}, ETA {eta}"
 
     def _rate(self, counts: dict) -> str:

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_crucible import __version__
 from pytest_crucible.client.chat import ChatClient
@@ -33,6 +34,9 @@ from pytest_crucible.results.row import Row, latest_rows
 from pytest_crucible.results.store import RunStore, hold_run_dir, new_run_id, read_rows, resolve_run_dir
 from pytest_crucible.suite.case import DEFAULT_SEED, Case
 from pytest_crucible.suite.profiles import select
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 
 class RunSession:
@@ -71,7 +75,7 @@ class RunSession:
         # --crucible-resume: the finished rows of the run being continued, by resume key
         self.finished: dict[str, Row] = {}
         self.spent_before: dict[str, float] = {}
-        self._run_lock = None  # the resumed folder's writer lock, held from the start (store.hold_run_dir)
+        self._run_lock: FileLock | None = None  # a resumed folder's writer lock, from the start (hold_run_dir)
         if resume:
             self._continue(resume)
         if max_cost is not None and max_cost <= 0:

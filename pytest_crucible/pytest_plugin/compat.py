@@ -110,7 +110,7 @@ def start_file_line(reporter, nodeid: str) -> None:
     begins, when that file is not the reporter's current one (`currentfspath`, public; its path from
     rootdir and the node id's path, shown relative to `startpath`). Checked on pytest 8.0.0 and 9.2.0.
     Where `startpath` is gone: nothing (pytest ends the empty line with its ` [NN%]`)."""
-    from _pytest.pathlib import bestrelpath  # private, stable since pytest 6
+    from _pytest.pathlib import bestrelpath  # lazy: private, only needed here (stable since pytest 6)
 
     startpath = getattr(reporter, "startpath", None)
     fspath = reporter.config.rootpath / nodeid.split("::")[0]

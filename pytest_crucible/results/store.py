@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from filelock import Timeout
+from filelock import FileLock, Timeout
 
 from pytest_crucible.common.errors import CrucibleError, InputError
 from pytest_crucible.common.filelocks import exclusive
@@ -34,7 +34,7 @@ class RunBusy(InputError):
     """A run folder another live process is writing."""
 
 
-def hold_run_dir(run_dir: Path):
+def hold_run_dir(run_dir: Path) -> FileLock:
     """The lock that makes this process the one writer of a run folder (a held filelock.FileLock), or
     RunBusy naming the process that holds it. The kernel frees it when its holder dies however it dies,
     so a stale lock (a killed run) is taken over. Raises RunBusy."""
@@ -57,7 +57,7 @@ class RunStore:
     """One run's folder: `<out>/<run-id>/rows.jsonl`, with `<out>/latest` pointing at it. The store holds the
     folder's writer lock (`hold_run_dir`; or takes over `lock`, one its session already holds) until closed."""
 
-    def __init__(self, out_dir: str | os.PathLike[str], run_id: str | None = None, lock=None):
+    def __init__(self, out_dir: str | os.PathLike[str], run_id: str | None = None, lock: FileLock | None = None):
         self.run_id = run_id or new_run_id()
         self.out_dir = Path(out_dir)
         self.run_dir = self.out_dir / self.run_id
