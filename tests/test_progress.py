@@ -102,3 +102,21 @@ def test_an_items_model_is_read_back_from_the_id_the_plugin_wrote(tmp_path):
         assert session.model_of_item_id("test_x.py::test_plain") is None
         assert session.model_of_item_id("test_x.py::test_p[a-r9]") is None
     assert session.item_params("a-r2", 2) == "a-r2-r2"
+
+
+def test_ctrl_c_says_how_many_requests_in_flight_it_waits_for():
+    from types import SimpleNamespace
+
+    from pytest_crucible.pytest_plugin.recording import RunRecorder
+    said = []
+    reporter = SimpleNamespace(write_line=lambda text, **markup: said.append(text))
+    config = SimpleNamespace(pluginmanager=SimpleNamespace(get_plugin=lambda name: reporter), get_verbosity=lambda: 0)
+    recorder = RunRecorder(SimpleNamespace(in_flight=lambda: {"m1": 2}), config)
+    recorder.progress.in_flight = {"main": {"m1": 2}, "gw0": {"m1": 3, "m2": 1}}  # main: this process, counted once
+    recorder.pytest_keyboard_interrupt(None)
+    assert said == ["crucible: interrupted; waiting for 6 requests in flight to end, then the report is written "
+                    "(Ctrl-C again stops at once, without it)"]
+    said.clear()
+    idle = RunRecorder(SimpleNamespace(in_flight=lambda: {}), config)
+    idle.pytest_keyboard_interrupt(None)
+    assert said == []
