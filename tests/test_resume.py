@@ -141,6 +141,10 @@ def test_resume_says_what_it_keeps_and_what_it_asks(project, loopback):
     run_id = rows_file(project).resolve().parent.name
     result = run(project, "--crucible-resume", "-k", "R00 or R01 or R02 or R03 or R04")
     result.stdout.fnmatch_lines([f"crucible: resuming {run_id}: 3 rows kept, 2 items to ask"])
+    spread = project.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                          "math", "--crucible-resume", "-n", "2")
+    spread.stdout.fnmatch_lines([f"crucible: resuming {run_id}: 5 rows kept, 7 items to ask"])
+    assert spread.stdout.str().count("crucible: resuming") == 1
 
 
 def test_resume_refuses_a_run_a_live_process_writes_and_takes_over_a_dead_ones(project, loopback):

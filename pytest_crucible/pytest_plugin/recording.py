@@ -146,7 +146,13 @@ class RunRecorder:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
         # the controller collects nothing itself: every worker sends the same ids
+        first = not self.progress.models
         self._expect(self.session.model_of_item_id(i) for i in ids)
+        if first and self.session.flags.get("resumed"):  # the items' cases are on the workers: match by id
+            done = {f"{r.case_id}[{self.session.item_params(r.model, r.repeat)}]"
+                    for r in self.session.finished.values()}
+            kept = sum(1 for i in ids if i.rsplit("::", 1)[-1] in done)
+            self._say_resumed_counts(kept, len(ids) - kept)
 
     def _expect(self, models) -> None:
         counts: dict[str, int] = {}
@@ -163,12 +169,16 @@ class RunRecorder:
         if not resumed:
             return
         states = [s for s in map(item_state, items) if s is not None]
+        if not states:
+            return  # an xdist controller collects nothing: its workers' ids say it (below)
         kept = sum(1 for s in states if s.case is not None
                    and self.session.finished_row(s.case, self.session.model(s.model_name), s.repeat) is not None)
+        self._say_resumed_counts(kept, len(states) - kept)
+
+    def _say_resumed_counts(self, kept: int, to_ask: int) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"crucible: resuming {self.session.run_id}: {kept} rows kept, "
-                                f"{len(states) - kept} items to ask")
+            reporter.write_line(f"crucible: resuming {self.session.run_id}: {kept} rows kept, {to_ask} items to ask")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logstart(self, nodeid: str, location) -> None:
