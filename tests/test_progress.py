@@ -115,7 +115,7 @@ def test_ctrl_c_says_how_many_requests_in_flight_it_waits_for():
     recorder.progress.in_flight = {"main": {"m1": 2}, "gw0": {"m1": 3, "m2": 1}}  # main: this process, counted once
     recorder.pytest_keyboard_interrupt(None)
     assert said == ["crucible: interrupted; waiting for 6 requests in flight to end, then the report is written "
-                    "(Ctrl-C again stops at once, without it)"]
+                    "(Ctrl-C again to stop at once)"]
     said.clear()
     idle = RunRecorder(SimpleNamespace(in_flight=lambda: {}), config)
     idle.pytest_keyboard_interrupt(None)

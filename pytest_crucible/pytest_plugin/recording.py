@@ -188,7 +188,7 @@ class RunRecorder:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         notes = [n for n in getattr(report, NOTES_ATTRIBUTE, ()) if n not in self._said]
         self._said.update(notes)
-        self.terminal.say(notes, yellow=True, bold=True)
+        self.terminal.say(notes, yellow=True)
         in_flight = getattr(report, IN_FLIGHT_ATTRIBUTE, None)
         if in_flight is not None:
             process, counts = in_flight
@@ -214,9 +214,9 @@ class RunRecorder:
         if verbosity < -1 or self.progress.finished or not (last or self.progress.due()):
             return
         if verbosity == -1:
-            self.terminal.say([self.progress.line()])
+            self.terminal.say([self.progress.line()], bold=True)
         else:
-            self.terminal.say(self.progress.lines([model] if last and not self.progress.due() else None))
+            self.terminal.say(self.progress.lines([model] if last and not self.progress.due() else None), bold=True)
 
     def pytest_keyboard_interrupt(self, excinfo) -> None:
         """Ctrl-C: the requests in flight end (or time out) before the run's report is written: say so."""
@@ -225,4 +225,4 @@ class RunRecorder:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None and flying:
             reporter.write_line(f"crucible: interrupted; waiting for {flying} requests in flight to end, then the "
-                                "report is written (Ctrl-C again stops at once, without it)", yellow=True)
+                                "report is written (Ctrl-C again to stop at once)", yellow=True)
