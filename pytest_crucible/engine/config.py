@@ -391,7 +391,7 @@ INIT_TEMPLATE = """\
 providers:
   # A local OpenAI-compatible server (LM Studio, llama.cpp, Ollama, vLLM):
   local:
-    base_url: @BASE_URL@
+    base_url: http://127.0.0.1:1234/v1
     concurrency: 1          # requests in flight at once against this endpoint (1 to 1024)
     timeout: 600            # idle gap: seconds without a token before a request is cut (and retried);
                             # each request also ends at timeout + 1 s per token of its max_tokens
@@ -404,7 +404,7 @@ providers:
 models:
   - name: my-model            # what you pass to --models
     provider: local
-    model_id: @MODEL_ID@
+    model_id: my-model        # the id the server knows the model by
     context_length: 8192      # cases that need more context are skipped
     thinking: auto            # true / false / auto (see README, Thinking models)
     # thinking_api: auto      # how the server is asked: chat_template, reasoning_effort, openrouter, no_think, none
@@ -424,4 +424,5 @@ def init_text(base_url: str, served: list[str] | None) -> str:
         why = "did not answer" if served is None else "listed no model"
         model_id = (f"my-model   # placeholder: {base_url}/models {why} when this file was written; "
                     "`crucible models` lists the ids a server serves")
-    return INIT_TEMPLATE.replace("@BASE_URL@", base_url).replace("@MODEL_ID@", model_id)
+    return (INIT_TEMPLATE.replace("base_url: http://127.0.0.1:1234/v1", f"base_url: {base_url}", 1)
+            .replace("model_id: my-model        # the id the server knows the model by", f"model_id: {model_id}", 1))
