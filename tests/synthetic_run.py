@@ -111,7 +111,7 @@ def _speed_row(rng: random.Random, run_id: str, model: dict, case_id: str, strea
     summary = summarize(samples)
     return {"run_id": run_id, "model": model["name"], "model_id": model["name"], "provider": "synthetic",
             "case_id": case_id, "category": "speed", "difficulty": "easy", "tags": ["sweep"], "repeat": 1,
-            "outcome": "passed", "reason": "", "params": {"max_tokens": 128},
+            "kind": "speed", "outcome": "measured", "reason": "", "params": {"max_tokens": 128},
             "timings": {k: (v or {}).get("median") for k, v in summary.items()},
             "tokens": {"prompt": 60 * len(samples), "completion": 128 * len(samples), "reasoning": 0},
             "cost_usd": 0.0,

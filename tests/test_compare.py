@@ -143,7 +143,9 @@ def test_speed_cases_stay_out_of_the_total():
     base = run([row(i) for i in range(10)] + [row(99, category="speed")])
     new = run([row(i) for i in range(10)] + [row(99, "failed", category="speed")])
     result = compare_runs(base, new)
-    assert result["total"]["n"] == 10 and result["categories"]["speed"]["worse"] == 1
+    # measurements, never passes or failures: no speed group, no flip, no p-value
+    assert result["total"]["n"] == 10 and "speed" not in result["categories"]
+    assert not any(f["case_id"] == "C099" for flips in result["flips"].values() for f in flips)
 
 
 def timed(n: int, outcome_of=lambda i: "passed", **timings) -> RunData:

@@ -146,3 +146,26 @@ def test_the_terminals_encoding_chooses_the_bars_glyphs(pytester, monkeypatch, e
     config = pytester.parseconfigure()
     assert compat.terminal_encoding(config) == encoding
     assert bar_glyphs(config) == glyphs
+
+
+def test_a_line_of_letters_ends_with_its_progress_and_a_file_line_starts_with_its_name(pytester):
+    pytester.makepyfile(test_a="def test_1(): pass\n", test_b="def test_2(): pass\n")
+    pytester.makeconftest(textwrap.dedent("""\
+        import pytest
+        from pytest_crucible.pytest_plugin import compat
+
+        @pytest.hookimpl(trylast=True)
+        def pytest_runtest_logreport(report):
+            if report.when == "call" and report.nodeid.startswith("test_a.py"):
+                reporter = pytest_runtest_logreport.config.pluginmanager.get_plugin("terminalreporter")
+                compat.end_progress_line(reporter)
+                reporter.write("ours\\n")
+                compat.start_file_line(reporter, "test_b.py::test_2")
+
+        def pytest_configure(config):
+            pytest_runtest_logreport.config = config
+        """))
+    out = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:crucible").stdout.lines
+    start = next(i for i, line in enumerate(out) if line.startswith("test_a.py"))
+    assert out[start].startswith("test_a.py .") and out[start].endswith("[ 50%]")
+    assert out[start + 1] == "ours" and out[start + 2].startswith("test_b.py .") and out[start + 2].endswith("[100%]")

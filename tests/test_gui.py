@@ -107,7 +107,8 @@ def test_run_states_and_names(tmp_path, results):
     base = listed[1]
     assert base.state == "finished" and base.started == "2025-01-01 10:00 UTC" and base.profile == "full"
     rows = read_rows(base.path)
-    assert base.counts == {o: sum(r["outcome"] == o for r in rows) for o in ("passed", "failed", "error", "skipped")}
+    assert base.counts == {o: sum(r["outcome"] == o for r in rows)
+                           for o in ("passed", "failed", "error", "skipped", "measured")}
 
     live = write_run(results, "20250103-100000-live", models=1, cases=7)
     meta = json.loads((live / "meta.json").read_text())

@@ -134,3 +134,39 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(project, 
     assert len(rows) == N and len({r["case_id"] for r in rows}) == N   # all there, no duplicates
     again = [f"R{int(q.split()[1]):02d}" for q in asked(loopback)]
     assert sorted(again) == sorted({f"R{i:02d}" for i in range(N)} - written)  # only what had no row, once
+
+
+def test_resume_says_what_it_keeps_and_what_it_asks(project, loopback):
+    run(project, "-k", "R00 or R01 or R02")
+    run_id = rows_file(project).resolve().parent.name
+    result = run(project, "--crucible-resume", "-k", "R00 or R01 or R02 or R03 or R04")
+    result.stdout.fnmatch_lines([f"crucible: resuming {run_id}: 3 rows kept, 2 items to ask"])
+    spread = project.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                          "math", "--crucible-resume", "-n", "2")
+    spread.stdout.fnmatch_lines([f"crucible: resuming {run_id}: 5 rows kept, 7 items to ask"])
+    assert spread.stdout.str().count("crucible: resuming") == 1
+
+
+def test_resume_refuses_a_run_a_live_process_writes_and_takes_over_a_dead_ones(project, loopback):
+    from pytest_crucible.results.store import HOLDER_FILE, hold_run_dir
+    run(project, "-k", "R00")
+    run_dir = rows_file(project).resolve().parent
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pytest_crucible.results.store import "
+                               f"hold_run_dir; from pathlib import Path; lock = hold_run_dir(Path({str(run_dir)!r})); "
+                               "print('held', flush=True); time.sleep(60)"], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        loopback.reset()
+        result = project.runpytest_subprocess("-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
+                                              "math", "--crucible-resume")
+        assert result.ret == 2 and asked(loopback) == []
+        assert f"is still being written by process {holder.pid}" in result.stderr.str() + result.stdout.str()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (run_dir / HOLDER_FILE).read_text().strip() == str(holder.pid)  # the dead holder's stale record
+    result = run(project, "--crucible-resume", "-k", "R00 or R01")     # taken over
+    result.assert_outcomes(passed=2)
+    assert asked(loopback) == ["Question 01"]
+    hold_run_dir(run_dir).release()  # free again once the run ended

@@ -72,7 +72,7 @@ def test_speed_case_on_the_real_model_is_plausible_and_a_low_bandwidth_is_flagge
                 grader={}, speed={}, max_tokens=32)
     with ChatClient(server.base_url, None, model_id="smollm2", max_retries=0, timeout=120) as client:
         row = run_case(case, model, client, settings=RunSettings(speed=SpeedSettings(warmup=1, repeats=2)))
-    assert row.outcome == "passed", row.reason
+    assert row.outcome == "measured", row.reason
     speed = row.speed
     assert speed["plausibility"]["confidence"] == "HIGH"        # ~50 tok/s, far under the CPU ceiling
     assert speed["weights"]["source"].startswith("GGUF SmolLM2")

@@ -70,7 +70,7 @@ def test_check_plan_names_the_field():
 def test_nonce_goes_first_and_differs_every_request(endpoint):
     server, model, client = endpoint
     row = run_speed_case(case(), model, client, settings=SpeedSettings(warmup=1, repeats=3))
-    assert row.outcome == "passed", row.reason
+    assert row.outcome == "measured", row.reason
     prompts = [r.body["messages"][0]["content"] for r in server.chat_requests]
     assert len(prompts) == 4  # 1 warm-up + 3 measured
     nonces = [NONCE.match(p).group(1) for p in prompts]
@@ -84,7 +84,7 @@ def test_nonce_goes_first_and_differs_every_request(endpoint):
 def test_row_carries_samples_summary_and_plausibility(endpoint):
     server, model, client = endpoint
     row = run_case(case(), model, client, run_id="r1")
-    assert row.category == "speed" and row.outcome == "passed"
+    assert row.category == "speed" and row.outcome == "measured"
     speed = row.speed
     assert speed["plan"] == {"warmup": 1, "repeats": 3, "concurrency": 1}
     assert len(speed["samples"]) == 3 and speed["lock"]["mode"] == "exclusive"
@@ -100,7 +100,7 @@ def test_concurrent_streams_are_released_together(endpoint):
     server, model, client = endpoint
     server.script(default=Reply(LONG, first_token_delay=0.05, token_delay=0.005))
     row = run_speed_case(case(4), model, client, settings=SpeedSettings(warmup=0, repeats=2))
-    assert row.outcome == "passed", row.reason
+    assert row.outcome == "measured", row.reason
     arrivals = sorted(r.received_at for r in server.chat_requests)
     assert len(arrivals) == 8
     for first in (arrivals[:4], arrivals[4:]):
@@ -133,7 +133,7 @@ def test_implausible_decode_fails_with_the_reason(endpoint):
     server, _, client = endpoint
     model = ModelSpec("m", "loopback-model", Provider("loop", server.base_url), tags=("weights_gb=1",))
     row = run_speed_case(case(), model, client, settings=SpeedSettings(bandwidth_gbps=10, warmup=0, repeats=2))
-    assert row.outcome == "failed"
+    assert row.outcome == "error"
     assert row.reason.startswith("IMPLAUSIBLE (confidence LOW): decode")
     assert "above the ceiling 10.0 tok/s" in row.reason
     assert row.speed["plausibility"]["plausible"] is False
@@ -151,14 +151,14 @@ def test_impossible_ttft_for_a_long_prompt_is_flagged(endpoint):
                       tags=("active_params=8B", "bits=4"))
     gpu = Hardware(1008.0, 330.0, "gpu", "NVIDIA RTX 4090 (1008 GB/s)")
     row = run_speed_case(case(), model, client, settings=SpeedSettings(warmup=0, repeats=1), hardware=gpu)
-    assert row.outcome == "failed" and "below the physical minimum" in row.reason
+    assert row.outcome == "error" and "below the physical minimum" in row.reason
 
 
 def test_too_few_tokens_to_time_fails(endpoint):
     server, model, client = endpoint
     server.script(default=Reply("ok"))
     row = run_speed_case(case(), model, client, settings=SpeedSettings(warmup=0, repeats=1))
-    assert row.outcome == "failed" and row.reason.startswith("no decode rate")
+    assert row.outcome == "error" and row.reason.startswith("no decode rate")
 
 
 def test_server_without_usage_is_counted_and_flagged(endpoint):
@@ -195,7 +195,8 @@ def test_report_keeps_speed_out_of_total_and_hard_and_renders_blocks(endpoint):
     rows = speed_rows + [run_case(acc, model, client)]
     report = aggregate(rows, {"slo": {"ttft_s": 5.0, "e2e_s": 20.0}})
     m = report["models"]["m"]
-    assert m["total"]["n"] == 1 and m["hard"]["n"] == 1 and m["categories"]["speed"]["n"] == 2
+    assert m["total"]["n"] == 1 and m["hard"]["n"] == 1 and m["categories"]["speed"]["n"] == 0 \
+        and m["categories"]["speed"]["measured"] == 2
     assert m["speed"]["samples"] == 2 and set(m["speed"]["concurrency"]) == {"1", "4"}
     assert m["goodput"]["good"] == 1 and m["goodput"]["rate"] == 1.0
     terminal = "\n".join(render_terminal(report))

@@ -31,12 +31,11 @@ from pytest_crucible.analysis import json_shapes as shapes
 from pytest_crucible.analysis import stats
 from pytest_crucible.analysis.report import backend_summary
 from pytest_crucible.common.errors import InputError
-from pytest_crucible.results.row import Row, as_rows, latest_rows
+from pytest_crucible.results.row import SCORED, Row, as_rows, latest_rows
 from pytest_crucible.results.store import ROWS_FILE, iter_rows
 from pytest_crucible.suite.case import CATEGORIES
 
 SCHEMA_VERSION = 1
-SCORED = ("passed", "failed")
 # (row timings key, label, higher is better)
 SPEED_METRICS = (("ttft_s", "TTFT", False), ("ttft_answer_s", "TTFT answer", False),
                  ("decode_tps", "decode tok/s", True))
@@ -280,13 +279,15 @@ def _compare(base: RunData, new: RunData, base_model: str | None, new_model: str
             (unpaired["only_new"] if b is None else unpaired["only_base"]).append(case_id)
         elif b.case_hash and n.case_hash and b.case_hash != n.case_hash:
             unpaired["changed"].append(case_id)
+        elif b.category == "speed" or n.category == "speed":
+            continue  # measurements, never scored: the speed table compares the timings
         elif b.rate is None or n.rate is None:
             unpaired["unscored"].append({"case_id": case_id, "base": b.reason() if b.rate is None else "",
                                          "new": n.reason() if n.rate is None else ""})
         else:
             pairs.append(Pair(b, n))
 
-    scored = [p for p in pairs if p.new.category != "speed"]  # speed items measure the endpoint
+    scored = pairs  # speed items are measurements: never paired as passes and failures
     by_cat: dict[str, list[Pair]] = {}
     for pair in pairs:
         by_cat.setdefault(pair.new.category, []).append(pair)

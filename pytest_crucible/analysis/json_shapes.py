@@ -31,11 +31,13 @@ class Tally(TypedDict):
     """A group of rows: `n = passed + failed`, `rate = passed / n` (None when n is 0), `ci95` clustered by
     family (a case outside a family is its own; repeats inside), `n_eff = n / design effect` the effective
     number of independent problems, `min_detectable_drop` what a paired comparison detects at 80% power.
-    `skipped` is in the categories only (the total and hard tier count it per model)."""
+    `skipped` is in the categories only (the total and hard tier count it per model); `measured` in a
+    category with speed items only (measurements, never passes or failures)."""
     passed: int
     failed: int
     errors: int
     skipped: NotRequired[int]
+    measured: NotRequired[int]
     n: int
     families: int  # families with a scored answer
     n_eff: float | None
@@ -97,6 +99,7 @@ class ModelReport(TypedDict):
     hard: Tally
     total: Tally
     skipped: int
+    provider_down: NotRequired[int]  # of the skipped, those whose provider was down (infrastructure)
     tokens: TokenTotals
     cost_usd: float
     judge_cost_usd: float

@@ -22,7 +22,8 @@ from pytest_crucible.analysis.stats import (
     pass_at_k,
     pass_hat_k,
 )
-from pytest_crucible.results.row import OUTCOMES, Row, latest_rows
+from pytest_crucible.common.errors import PROVIDER_DOWN
+from pytest_crucible.results.row import MEASURED, OUTCOMES, SCORED, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
 from pytest_crucible.speed.summary import render_markdown as speed_markdown
 from pytest_crucible.speed.summary import render_terminal as speed_terminal
@@ -49,13 +50,15 @@ def _tally(rows: list[Row], with_skipped: bool = True) -> Tally:
                     "min_detectable_drop": detectable_drop(rate, n_eff), "truncated": _truncated(rows, n)}
     if with_skipped:
         tally["skipped"] = counts["skipped"]
+        if counts[MEASURED]:  # speed items: measurements, never in passed, failed or n
+            tally["measured"] = counts[MEASURED]
     return tally
 
 
 def _truncated(rows: list[Row], n: int) -> Truncated:
     """Replies cut off by the token limit, by where (in the reasoning, in the answer), and their share of
     the scored items: a low score from a tight budget shows as such."""
-    scored = [r for r in rows if r.outcome in ("passed", "failed")]
+    scored = [r for r in rows if r.outcome in SCORED]
     reasoning = sum(1 for r in scored if r.truncated == "reasoning")
     answer = sum(1 for r in scored if r.truncated == "answer")
     return {"reasoning": reasoning, "answer": answer, "rate": round((reasoning + answer) / n, 4) if n else None}
@@ -65,7 +68,7 @@ def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
     """case id -> (passed, scored answers)."""
     counts: dict[str, tuple[int, int]] = {}
     for row in rows:
-        if row.outcome in ("passed", "failed"):
+        if row.outcome in SCORED:
             passed, n = counts.get(row.case_id, (0, 0))
             counts[row.case_id] = (passed + (row.outcome == "passed"), n + 1)
     return counts
@@ -133,7 +136,7 @@ def aggregate(rows, meta: dict | None = None) -> Report:
         by_cat: dict[str, list[Row]] = defaultdict(list)
         for row in mrows:
             by_cat[row.category or "unknown"].append(row)
-        order = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
+        order = category_order(by_cat)
         # speed items measure the endpoint, not the model's answers: apart from total and hard
         scored = [r for r in mrows if r.category != "speed"]
         models[name] = {
@@ -141,6 +144,7 @@ def aggregate(rows, meta: dict | None = None) -> Report:
             "hard": _tally([r for r in scored if r.difficulty == "hard"], with_skipped=False),
             "total": _tally(scored, with_skipped=False),
             "skipped": sum(1 for r in mrows if r.outcome == "skipped"),
+            "provider_down": sum(1 for r in mrows if r.outcome == "skipped" and r.reason.startswith(PROVIDER_DOWN)),
             "tokens": {
                 "prompt": _tokens(mrows, "prompt"),
                 "completion": _tokens(mrows, "completion"),
@@ -162,6 +166,11 @@ def aggregate(rows, meta: dict | None = None) -> Report:
         "meta": meta or {},
         "models": models,
     }
+
+
+def category_order(present) -> list[str]:
+    """The suite's categories in suite order, then any other (`custom`: users' own checks) by name."""
+    return [c for c in CATEGORIES if c in present] + sorted(set(present) - set(CATEGORIES))
 
 
 def backend_summary(rows: list[Row], local: dict | None = None) -> dict:
@@ -202,6 +211,8 @@ def _brief(row: Row) -> Brief:
 
 
 def _cell(t: Tally) -> str:
+    if not t["n"] and t.get("measured"):  # speed items: measurements, never a pass rate
+        return f"{t['measured']} measured" + (f" +{t['errors']} err" if t["errors"] else "")
     if not t["n"]:
         return f"- ({t['errors']} err)" if t["errors"] else "-"
     text = f"{t['rate']:.0%} ({t['passed']}/{t['n']})"
@@ -225,13 +236,14 @@ def render_markdown(report: Report) -> str:
     lines += ["| Model | Total | Hard | Errors | Skipped | Cost (USD) |", "| --- | --- | --- | --- | --- | --- |"]
     for name, m in models.items():
         lines.append(f"| {name} | {_cell(m['total'])} | {_cell(m['hard'])} | {m['total']['errors']} | "
-                     f"{m['skipped']} | {m['cost_usd']:.4f} |")
-    cats = [c for c in CATEGORIES if any(c in m["categories"] for m in models.values())]
+                     f"{_skipped(m)} | {m['cost_usd']:.4f} |")
+    cats = category_order({c for m in models.values() for c in m["categories"]})
     lines += ["", "| Model | " + " | ".join(cats) + " |", "| --- |" + " --- |" * len(cats)]
     for name, m in models.items():
         cells = [_cell(m["categories"][c]) if c in m["categories"] else "" for c in cats]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart.", ""]
+    lines += ["", "Rates count passed / (passed + failed); errors (infrastructure) and skips are shown apart; "
+              "speed items are measurements, never passes or failures.", ""]
     lines += _error_bars_markdown(models)
     cut = [(name, m["total"]["truncated"]) for name, m in models.items()
            if m["total"]["truncated"]["reasoning"] or m["total"]["truncated"]["answer"]]
@@ -363,13 +375,13 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
         out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_card_cell(hard)}, "
-                   f"errors {total['errors']}, skipped {m['skipped']}, cost ${m['cost_usd']:.4f}"
+                   f"errors {total['errors']}, skipped {_skipped(m)}, cost ${m['cost_usd']:.4f}"
                    + _truncated_text(total["truncated"], ", "))
         if verbosity < -1:
             continue
         for cat, t in m["categories"].items():
             if cat == "speed":
-                continue  # the speed items' verdicts: the speed block below says more
+                continue  # measurements: the speed block below says them
             line = f"  {cat:<10} {text_bar(t['rate'], glyphs=glyphs)} {_card_cell(t)}"
             out.append(line + (f", {t['skipped']} skipped" if t["skipped"] else "")
                        + _truncated_text(t["truncated"], ", "))
@@ -391,6 +403,12 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
         if verbosity >= 0:
             out += speed_terminal(name, m)
     return out
+
+
+def _skipped(m: ModelReport) -> str:
+    """The skipped count, with those skipped because their provider was down said apart."""
+    down = m.get("provider_down") or 0
+    return f"{m['skipped']} ({down} provider down)" if down else str(m["skipped"])
 
 
 def _truncated_text(truncated: Truncated, lead: str) -> str:

@@ -15,29 +15,44 @@ from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.engine.options import SETTINGS
 
+INIT_BASE_URL = "http://127.0.0.1:1234/v1"  # LM Studio's default, where the README's loopback listens
+
 
 def _cmd_init(args) -> int:
-    from pytest_crucible.engine.config import INIT_TEMPLATE  # lazy: CLI start-up
+    from pytest_crucible.engine.config import init_text  # lazy: CLI start-up
+    from pytest_crucible.local.http import HTTPFailure  # lazy: CLI start-up
     path = Path(args.path)
     if path.exists() and not args.force:
         print(f"{path} exists; pass --force to overwrite it", file=sys.stderr)
         return 1
+    base_url = args.base_url.rstrip("/")
+    try:  # which ids the server serves, so the file names one it knows
+        served: list[str] | None = _served_ids(base_url, None, args.timeout)
+    except HTTPFailure:
+        served = None
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(INIT_TEMPLATE, encoding="utf-8")
-    print(f"wrote {path}; edit it, then run: pytest --models=my-model")
+    path.write_text(init_text(base_url, served), encoding="utf-8")
+    if served:
+        print(f"wrote {path}: model my-model is {served[0]!r} at {base_url} (of {len(served)} served); run: "
+              "pytest --models=my-model")
+    else:
+        print(f"wrote {path}: {base_url} did not say which models it serves, so model_id is a placeholder; set it "
+              "(`crucible models` lists a server's ids), then run: pytest --models=my-model")
     return 0
 
 
 def _cmd_report(args) -> int:
-    from pytest_crucible.analysis.report import render_markdown, write_reports  # lazy: CLI start-up
-    from pytest_crucible.results.store import read_rows, run_meta  # lazy: CLI start-up
+    from pytest_crucible.analysis.report import render_terminal, write_reports  # lazy: CLI start-up
+    from pytest_crucible.results.store import HTML_FILE, read_rows, run_meta  # lazy: CLI start-up
     run_dir = Path(args.run_dir)
     if not (run_dir / "rows.jsonl").is_file():
         print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
               file=sys.stderr)
         return 1
     report = write_reports(run_dir, read_rows(run_dir), run_meta(run_dir))
-    print(render_markdown(report))
+    for line in render_terminal(report, verbosity=-2):  # one line per model; the files hold the rest
+        print(line)
+    print("wrote " + ", ".join(str(run_dir / name) for name in ("report.json", "report.md", HTML_FILE)))
     return 0
 
 
@@ -118,6 +133,7 @@ def _load(args):
 
 def _cmd_cases_list(args) -> int:
     from pytest_crucible.suite.case import DIFFICULTIES  # lazy: CLI start-up
+    from pytest_crucible.suite.node_ids import case_node_id  # lazy: CLI start-up
     from pytest_crucible.suite.profiles import select  # lazy: CLI start-up
     cases = _load(args)
     profiles = _config_for(args).profiles
@@ -127,9 +143,10 @@ def _cmd_cases_list(args) -> int:
             print(f"unknown profile {name!r}; known: {', '.join(sorted(profiles))}", file=sys.stderr)
             return 2
         cases = select(cases, profiles[name])[0]
-    for case in cases:
-        print(f"{case.id:<32} {case.category:<9} {case.difficulty:<6} {case.grader.get('type', case.category):<10} "
-              f"{case.file}:{case.line}")
+    for case in cases:  # ids that paste into pytest (all models; add [MODEL] for one)
+        where = f" {case.file}:{case.line}" if args.where else ""
+        print(f"{case_node_id(case):<56} {case.category:<9} {case.difficulty:<6} "
+              f"{case.grader.get('type', case.category):<10}{where}".rstrip())
     categories = sorted({c.category for c in cases})
     print(f"\n{'':<10}" + "".join(f"{d:>8}" for d in DIFFICULTIES) + f"{'total':>8}")
     for category in categories:
@@ -187,17 +204,23 @@ def _config_for(args):
     return load_config(find_config_path(_setting(args, "config")))
 
 
+def _served_ids(base_url: str, token: str | None, timeout: float) -> list[str]:
+    """The model ids GET {base_url}/models lists (raises local.http.HTTPFailure)."""
+    from pytest_crucible.local.http import request_json  # lazy: CLI start-up
+    body = request_json("GET", f"{base_url}/models", timeout=timeout, token=token)
+    data = body.get("data") if isinstance(body, dict) else None
+    return sorted(str(m.get("id")) for m in data or [] if isinstance(m, dict) and m.get("id"))
+
+
 def _probe(provider, timeout: float) -> tuple[bool, str, list[str]]:
     """(up, detail, served model ids) from a quick GET {base_url}/models. The key is sent, never shown."""
-    from pytest_crucible.local.http import HTTPFailure, request_json  # lazy: CLI start-up
+    from pytest_crucible.local.http import HTTPFailure  # lazy: CLI start-up
     try:
-        body = request_json("GET", f"{provider.base_url}/models", timeout=timeout, token=provider.api_key())
+        ids = _served_ids(provider.base_url, provider.api_key(), timeout)
     except HTTPFailure as exc:
         if exc.status is None:
             return False, f"down ({str(exc).split(': ', 1)[-1]})", []
         return exc.status not in (502, 503, 504), f"HTTP {exc.status}", []
-    data = body.get("data") if isinstance(body, dict) else None
-    ids = sorted(str(m.get("id")) for m in data or [] if isinstance(m, dict) and m.get("id"))
     return True, f"up, {len(ids)} model(s)", ids
 
 
@@ -302,12 +325,16 @@ def build_parser() -> argparse.ArgumentParser:
                                      "itself (runs: pytest --models NAME)")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("init", help="write a commented models.yaml")
+    p = sub.add_parser("init", help="write a commented models.yaml naming a model the server serves")
     p.add_argument("path", nargs="?", default="models.yaml")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--base-url", default=INIT_BASE_URL, help="the OpenAI-compatible endpoint, asked which models it "
+                   "serves (default %(default)s)")
+    p.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for it (default 3)")
     p.set_defaults(func=_cmd_init)
 
-    p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl")
+    p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl, "
+                       "and say where they are")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
 
@@ -371,6 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = csub.add_parser("list", help="list cases (default: the built-in suite), counts per category and "
                         "difficulty, and what each profile selects")
     p.add_argument("paths", nargs="*")
+    p.add_argument("--where", action="store_true", help="also print each case's file:line")
     for name in ("categories", "seed", "profile", "config"):
         SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_cases_list)

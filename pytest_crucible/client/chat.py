@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pytest_crucible.client.circuit import Circuit
 from pytest_crucible.client.limits import deadline_passed, deadline_s
 from pytest_crucible.client.response import Response
 from pytest_crucible.client.retry import Adjusted, Failure, RetryPolicy
@@ -97,7 +98,8 @@ class ChatClient:
     break, stall or end without a finish reason, while the deadline leaves time; other 4xx answers raise at
     once. ``on_retry(status, retry_after)`` hears
     of every failed attempt that will be retried (the run's scheduler lowers the provider's concurrency on
-    429 / 503).
+    429 / 503). ``circuit`` (:class:`~pytest_crucible.client.circuit.Circuit`, one per provider) stops
+    asking a provider that refused connections several times in a row.
 
     ``wire_clock`` (on by default) times requests on the wire (first byte written, kernel receive stamps)
     and keeps connections open between streamed requests. Off, or with an injected ``clock``, times are
@@ -113,9 +115,10 @@ class ChatClient:
                  model_guard: bool = True, wire_clock: bool = True, clock: Callable[[], float] = time.perf_counter,
                  sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None,
                  on_retry: Callable[[int | None, float | None], None] | None = None,
-                 transport: Transport | None = None, thinking: Thinking | None = None) -> None:
+                 transport: Transport | None = None, thinking: Thinking | None = None,
+                 circuit: Circuit | None = None) -> None:
         self.retry = RetryPolicy(max_retries, backoff_base=backoff_base, backoff_max=backoff_max, sleep=sleep,
-                                 rng=rng, on_retry=on_retry)
+                                 rng=rng, on_retry=on_retry, circuit=circuit)
         self.base_url = str(base_url).rstrip("/")
         self.timeout = float(timeout)
         self.model_id = model_id

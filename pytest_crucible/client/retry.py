@@ -11,9 +11,12 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_crucible.common.errors import EndpointError
+
+if TYPE_CHECKING:
+    from pytest_crucible.client.circuit import Circuit
 
 __all__ = ["Failure", "Adjusted", "RetryPolicy"]
 
@@ -47,12 +50,14 @@ class RetryPolicy:
     Once an endpoint was unreachable on every attempt, later runs try it only once (no backoff) until it
     answers again, so a down endpoint costs one full retry cycle per client, not per call. With a
     `deadline` (on `clock`), no wait runs past it: the last failure is then final.
-    `on_retry(status, retry_after)` hears of every failed attempt that will be retried."""
+    `on_retry(status, retry_after)` hears of every failed attempt that will be retried. A `circuit`
+    (circuit.Circuit, shared by a provider's clients) hears of every attempt's fate and may refuse one
+    (ProviderDown) while its provider is down."""
 
     def __init__(self, max_retries: int = 4, *, backoff_base: float = 1.0, backoff_max: float = 60.0,
                  sleep: Callable[[float], None] = time.sleep, rng: Callable[[], float] | None = None,
                  on_retry: Callable[[int | None, float | None], None] | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, circuit: Circuit | None = None) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         self.max_retries = int(max_retries)
@@ -62,6 +67,7 @@ class RetryPolicy:
         self._rng = rng or random.random
         self._on_retry = on_retry
         self._clock = clock
+        self.circuit = circuit
         self.unreachable = False
 
     def backoff(self, failure: Failure, retry_index: int) -> float:
@@ -80,7 +86,10 @@ class RetryPolicy:
         requests = failures = 0
         waited = 0.0
         got_response = False
+        circuit = self.circuit
         while True:
+            if circuit is not None:
+                circuit.admit()
             requests += 1
             try:
                 result = attempt()
@@ -92,6 +101,13 @@ class RetryPolicy:
                 got_response = got_response or not failure.connect
                 reason = redact(failure.reason)
                 noun = "attempt" if requests == 1 else "attempts"
+                if circuit is not None and not failure.connect:
+                    circuit.answered()
+                elif circuit is not None and circuit.connect_failed(reason):
+                    self.unreachable = True
+                    raise EndpointError(f"endpoint {endpoint} unreachable after {requests} {noun}: {reason} "
+                                        f"({circuit.failures} connection failures in a row to provider "
+                                        f"{circuit.name}: its circuit opened)") from None
                 if failure.bound:
                     raise EndpointError(f"endpoint {endpoint} failed after {requests} {noun}: {reason}") from None
                 if not failure.retryable:
@@ -114,4 +130,6 @@ class RetryPolicy:
                 waited += delay
                 continue
             self.unreachable = False
+            if circuit is not None:
+                circuit.answered()
             return result, requests, waited

@@ -60,3 +60,11 @@ class SandboxError(InfraError):
 
 class CostCapReached(CrucibleError):
     """The run's (or a provider's) cost cap leaves no room for another request: the item is skipped."""
+
+
+PROVIDER_DOWN = "provider down"  # the start of the reason of an item skipped while its provider is down
+
+
+class ProviderDown(CrucibleError):
+    """The provider's circuit is open (client/circuit.py): the item is skipped without asking, its reason
+    starting "provider down"."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,7 +107,8 @@ class Config:
         unknown = [n for n in names if n not in self.models]
         if unknown and self.path is None:
             raise ConfigError(f"unknown model {unknown[0]!r}: no models.yaml found (looked for --crucible-config, "
-                              f"${CONFIG_ENV}, ./{CONFIG_NAME}, {default_config_dir() / CONFIG_NAME}); built-in "
+                              f"${CONFIG_ENV}, ./{CONFIG_NAME}, pytest's rootdir and ini folder, "
+                              f"{default_config_dir() / CONFIG_NAME}); built-in "
                               f"models: {', '.join(self.models) or 'none'}; `crucible init` writes a models.yaml")
         if unknown:
             known = ", ".join(self.models) or "(none defined: run `crucible init` to write a models.yaml)"
@@ -126,15 +128,19 @@ def default_config_dir() -> Path:
     return Path(user_config_dir("pytest-crucible"))
 
 
-def find_config_path(explicit: str | os.PathLike | None = None, cwd: Path | None = None) -> Path | None:
-    """--crucible-config, then $CRUCIBLE_CONFIG, then ./models.yaml, then the user config dir."""
+def find_config_path(explicit: str | os.PathLike | None = None, cwd: Path | None = None,
+                     also: Iterable[Path] = ()) -> Path | None:
+    """--crucible-config, then $CRUCIBLE_CONFIG, then ./models.yaml, then models.yaml in each folder of
+    `also` (pytest's rootdir and its ini file's folder: an id pasted in a subfolder finds the project's
+    file), then the user config dir."""
     if explicit:
         return Path(explicit)
     if os.environ.get(CONFIG_ENV):
         return Path(os.environ[CONFIG_ENV])
-    local = (cwd or Path.cwd()) / CONFIG_NAME
-    if local.is_file():
-        return local
+    for folder in (cwd or Path.cwd(), *also):
+        local = Path(folder) / CONFIG_NAME
+        if local.is_file():
+            return local
     user = default_config_dir() / CONFIG_NAME
     return user if user.is_file() else None
 
@@ -406,3 +412,17 @@ models:
     params: {temperature: 0}
     price: {input: 0, output: 0}   # USD per million tokens, for the cost column
 """
+
+
+def init_text(base_url: str, served: list[str] | None) -> str:
+    """models.yaml as `crucible init` writes it: the model the server at `base_url` serves first (the others in
+    a comment), or, when the server did not answer (`served` None) or serves none, a placeholder saying so."""
+    if served:
+        others = f" (it also serves: {', '.join(served[1:])})" if served[1:] else ""
+        model_id = f"{served[0]}   # the id the server serves{others}"
+    else:
+        why = "did not answer" if served is None else "listed no model"
+        model_id = (f"my-model   # placeholder: {base_url}/models {why} when this file was written; "
+                    "`crucible models` lists the ids a server serves")
+    return (INIT_TEMPLATE.replace("base_url: http://127.0.0.1:1234/v1", f"base_url: {base_url}", 1)
+            .replace("model_id: my-model        # the id the server knows the model by", f"model_id: {model_id}", 1))

@@ -1,7 +1,8 @@
 """One item, start to finish, without pytest: skip checks, ask (through the item's kind), grade, row.
 
 `run_item` never raises an Exception: whatever goes wrong ends in the item's row. An infrastructure
-failure is an `error`, a broken case an `error` that says so, a cost cap a `skip`, and anything else an
+failure is an `error`, a broken case an `error` that says so, a cost cap or a provider that is down (its
+circuit open) a `skip`, and anything else an
 `error` whose reason starts `crucible bug:` (a bug here, never the model's fault, never a lost item).
 """
 
@@ -12,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pytest_crucible.common.errors import CaseError, CostCapReached, InfraError
+from pytest_crucible.common.errors import CaseError, CostCapReached, InfraError, ProviderDown
 from pytest_crucible.engine.endpoint_lock import item_lock
 from pytest_crucible.engine.item_kinds import ItemContext, ItemKind, RunSettings, kind_for
 from pytest_crucible.grading import needs_judge
@@ -79,7 +80,7 @@ def run_item(item: ItemContext, asked: Callable[[], Any] | None = None) -> Row:
         result = asked() if asked is not None else ask(item, kind)
         finished = time.perf_counter()
         kind.finish(item, result)
-    except CostCapReached as exc:
+    except (CostCapReached, ProviderDown) as exc:
         row.settle("skipped", str(exc))
     except InfraError as exc:
         row.settle("skipped" if CONTEXT_REFUSAL.search(str(exc)) else "error", str(exc))

@@ -10,9 +10,11 @@ from collections import defaultdict
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_crucible import __version__
 from pytest_crucible.client.chat import ChatClient
+from pytest_crucible.client.circuit import Circuit
 from pytest_crucible.client.thinking_control import Thinking
 from pytest_crucible.common.cache import cache_dir
 from pytest_crucible.common.filelocks import SlotPool
@@ -29,9 +31,12 @@ from pytest_crucible.engine.scheduler import (
 )
 from pytest_crucible.local import LeaseManager, local_model_meta
 from pytest_crucible.results.row import Row, latest_rows
-from pytest_crucible.results.store import RunStore, new_run_id, read_rows, resolve_run_dir
+from pytest_crucible.results.store import RunStore, hold_run_dir, new_run_id, read_rows, resolve_run_dir
 from pytest_crucible.suite.case import DEFAULT_SEED, Case
 from pytest_crucible.suite.profiles import select
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 
 class RunSession:
@@ -42,8 +47,10 @@ class RunSession:
                  profile: str | None = None, repeats: int = 1, controller: bool = True,
                  run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
                  resume: str | None = None, max_cost: float | None = None, invocation: str | None = None,
-                 judge: str | None = None, on_client: Callable[[ModelSpec, object], None] | None = None):
-        self.config: Config = load_config(find_config_path(config_path))
+                 judge: str | None = None, on_client: Callable[[ModelSpec, object], None] | None = None,
+                 config_dirs: tuple[Path, ...] = ()):
+        # config_dirs: where else models.yaml may be (pytest's rootdir and ini folder), after the current folder
+        self.config: Config = load_config(find_config_path(config_path, also=config_dirs))
         self.models: list[ModelSpec] = self.config.select(models)
         self.profile_name = profile
         self.profile = self.config.profile(profile) if profile else {}
@@ -68,6 +75,7 @@ class RunSession:
         # --crucible-resume: the finished rows of the run being continued, by resume key
         self.finished: dict[str, Row] = {}
         self.spent_before: dict[str, float] = {}
+        self._run_lock: FileLock | None = None  # a resumed folder's writer lock, from the start (hold_run_dir)
         if resume:
             self._continue(resume)
         if max_cost is not None and max_cost <= 0:
@@ -77,6 +85,7 @@ class RunSession:
         self.invocation = invocation or secrets.token_hex(4)
         self.notes: list[str] = []   # things to tell the user once (a provider rate-limiting)
         self._lanes: dict[str, ProviderLane] = {}
+        self._circuits: dict[str, Circuit] = {}  # per provider: stops asking one that is down (client/circuit.py)
         self._ledger: CostLedger | None = None
         self.prefetcher: Prefetcher | None = None
         # (base_url, api_key) of a launched model's server: set by whoever holds the leases (the plugin's
@@ -106,6 +115,8 @@ class RunSession:
         what is finished without asking the controller)."""
         run_dir = resolve_run_dir(self.out_dir, given)
         self.out_dir, self.run_id = run_dir.parent, run_dir.name
+        if self.controller:  # refused while another live process writes it (no request asked twice)
+            self._run_lock = hold_run_dir(run_dir)
         old = [Row.from_dict(r) for r in read_rows(run_dir)]
         for row in latest_rows(old):
             self.spent_before[row.provider] = self.spent_before.get(row.provider, 0.0) + (row.cost_usd or 0.0)
@@ -218,11 +229,17 @@ class RunSession:
                 headers=provider.headers if provider and not model.launch else None,
                 extra_body=provider.extra_body if provider else None,
                 model_guard=model.model_guard, on_retry=lane.throttled if lane is not None else None,
-                thinking=Thinking(model.thinking, model.thinking_api))
+                thinking=Thinking(model.thinking, model.thinking_api),
+                circuit=self._circuit(provider) if provider is not None and not model.launch else None)
             self._clients[key] = ScheduledClient(client, model, lane, self.ledger())
             if self.on_client is not None:
                 self.on_client(model, self._clients[key])
         return self._clients[key]
+
+    def _circuit(self, provider) -> Circuit:
+        if provider.name not in self._circuits:
+            self._circuits[provider.name] = Circuit(provider.name, on_change=self.notes.append)
+        return self._circuits[provider.name]
 
     def _lane(self, provider) -> ProviderLane:
         if provider.name not in self._lanes:
@@ -263,11 +280,13 @@ class RunSession:
         ledger = self.ledger() if self.controller else None
         if ledger is not None:
             ledger.remove()
+        if self.store is None and self._run_lock is not None and self._run_lock.is_locked:
+            self._run_lock.release()  # a resume that recorded nothing (the store releases it otherwise)
 
     # -- results (controller) ---------------------------------------------------------------------
     def open_store(self) -> RunStore:
         if self.store is None:
-            self.store = RunStore(self.out_dir, self.run_id)
+            self.store = RunStore(self.out_dir, self.run_id, lock=self._run_lock)
             self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
         return self.store
 

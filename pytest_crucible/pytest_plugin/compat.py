@@ -93,3 +93,28 @@ def terminal_encoding(config: pytest.Config) -> str | None:
         return None
     stream = getattr(config.get_terminal_writer(), "_file", None)
     return getattr(stream, "encoding", None)
+
+
+def end_progress_line(reporter) -> None:
+    """End the current line of progress letters with its ` [NN%]` and a newline, as pytest ends a full line
+    (`TerminalReporter._write_progress_information_filling_space`). Checked on pytest 8.0.0 and 9.2.0.
+    Where it is gone, or pytest shows no progress (`-p no:...`, `console_output_style=classic`): a newline."""
+    fill = getattr(reporter, "_write_progress_information_filling_space", None)
+    if fill is not None and getattr(reporter, "_show_progress_info", False):
+        fill()
+    reporter.write("\n")
+
+
+def start_file_line(reporter, nodeid: str) -> None:
+    """Start the line of the file `nodeid` lies in, as pytest's `write_fspath_result` does when a file
+    begins, when that file is not the reporter's current one (`currentfspath`, public; its path from
+    rootdir and the node id's path, shown relative to `startpath`). Checked on pytest 8.0.0 and 9.2.0.
+    Where `startpath` is gone: nothing (pytest ends the empty line with its ` [NN%]`)."""
+    from _pytest.pathlib import bestrelpath  # lazy: private, only needed here (stable since pytest 6)
+
+    startpath = getattr(reporter, "startpath", None)
+    fspath = reporter.config.rootpath / nodeid.split("::")[0]
+    if startpath is None or fspath == reporter.currentfspath:
+        return
+    reporter.currentfspath = fspath
+    reporter.write(bestrelpath(startpath, fspath) + " ")

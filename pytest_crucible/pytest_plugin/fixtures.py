@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from pytest_crucible import sandbox
-from pytest_crucible.common.errors import CostCapReached, InfraError, SandboxError
+from pytest_crucible.common.errors import CostCapReached, InfraError, ProviderDown, SandboxError
 from pytest_crucible.engine.config import ModelSpec
 from pytest_crucible.grading.code import canary
 from pytest_crucible.local import LeaseManager, LocalServerError
@@ -126,7 +126,8 @@ def crucible_ask(request, crucible_model, crucible_client):
     """`ask(prompt_or_messages, *, max_tokens=None, **params) -> Response`: one request to the current
     model, for a user's own check. Its row (rows.jsonl, the report) carries the last answer, each ask's
     timings and tokens (`turns`), and tokens and cost of every ask; an endpoint failure is an
-    infrastructure error, not a failed check, and a request the cost cap refuses skips the check."""
+    infrastructure error, not a failed check, and a request the cost cap refuses, or one to a provider that
+    is down, skips the check."""
     state = item_state(request.node)
     assert state is not None  # crucible_model skipped an item without a record
     asked: list = []
@@ -142,7 +143,7 @@ def crucible_ask(request, crucible_model, crucible_client):
                                             reasoning_budget=crucible_model.reasoning_budget)
         except InfraError as exc:
             _infra_error(request, str(exc))
-        except CostCapReached as exc:
+        except (CostCapReached, ProviderDown) as exc:
             pytest.skip(str(exc))
         response.max_tokens = response.max_tokens or budget
         asked.append(response)

@@ -23,6 +23,7 @@ from pytest_crucible.engine.session import RunSession
 from pytest_crucible.pytest_plugin import hookspecs
 from pytest_crucible.pytest_plugin.ask_ahead import AskAhead, XdistHooks
 from pytest_crucible.pytest_plugin.state import INSTALLED_KEY, RUN_END_KEY, SESSION_KEY, setting_value
+from pytest_crucible.results.store import RunBusy
 from pytest_crucible.suite import importers
 from pytest_crucible.suite.case import CATEGORIES, DIFFICULTIES, MARKER_TAGS
 
@@ -88,6 +89,8 @@ def pytest_configure(config: pytest.Config) -> None:
         session = _run_session(config, models)
         config.stash[INSTALLED_KEY] = installed_collection(config, session)
         baseline = _baseline(config, session)
+    except RunBusy as exc:  # --crucible-resume of a run a live pytest still writes
+        pytest.exit(f"crucible: {exc}", returncode=2)
     except (CrucibleError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     session.flags.update(session.settings.speed.to_meta())
@@ -122,6 +125,7 @@ def _run_session(config: pytest.Config, models) -> RunSession:
         resume=worker.get("crucible_resume_dir") if worker else setting_value(config, "resume"),
         max_cost=setting_value(config, "max_cost"), invocation=worker.get("crucible_invocation") if worker else None,
         judge=setting_value(config, "judge"),
+        config_dirs=tuple(dict.fromkeys(p for p in (config.rootpath, config.inipath and config.inipath.parent) if p)),
         settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed),
         on_client=lambda model, client: config.hook.pytest_crucible_client_made(
             config=config, model=model, client=client))

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from pytest_crucible.analysis.stats import wilson_interval
 from pytest_crucible.engine.progress import Progress
 from pytest_crucible.engine.session import RunSession
 from pytest_crucible.pytest_plugin.state import SESSION_KEY, ItemState, item_state
-from pytest_crucible.results.row import Row
+from pytest_crucible.pytest_plugin.terminal_lines import TerminalLines
+from pytest_crucible.results.row import MEASURED, Row
 
 # What an item's process tells the controlling process travels as attributes of its reports (xdist sends
 # them on): the row (Row.to_dict()), whether the row came from the run being resumed (not recorded again),
@@ -106,10 +108,13 @@ def _shown_path(path: Path, config: pytest.Config) -> str:
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
     """An infrastructure error inside a user's check (crucible_ask could not reach the endpoint) is an
-    error, as it is in setup: shown as E/ERROR and never scored."""
+    error, as it is in setup: shown as E/ERROR and never scored. A speed item's measurement is neither a
+    pass nor a failure: its own category, `N measured` in pytest's summary line (m/MEASURED)."""
     row = getattr(report, ROW_ATTRIBUTE, None)
     if row is not None and report.when == "call" and report.failed and row.get("outcome") == "error":
         return "error", "E", "ERROR"
+    if row is not None and report.when == "call" and report.passed and row.get("outcome") == MEASURED:
+        return MEASURED, "m", ("MEASURED", {"cyan": True})
     return None
 
 
@@ -122,11 +127,13 @@ def pytest_json_runtest_metadata(item, call):
 
 class RunRecorder:
     """Registered on the controlling process only: one row per item, appended as the item's outcome is
-    known; notes from any process said once; a progress line per model now and then (not under -q)."""
+    known; notes from any process said once; progress now and then (per model, or one line under -q;
+    nothing under -qq), written between pytest's lines of progress letters (terminal_lines.py)."""
 
     def __init__(self, session: RunSession, config: pytest.Config):
         self.session, self.config = session, config
-        self.progress = Progress()
+        self.progress = Progress(interval=wilson_interval)
+        self.terminal = TerminalLines(config)
         self._said: set[str] = set()
         self._items: dict[str, pytest.Item] = {}  # by node id; empty under xdist (the workers hold the items)
 
@@ -134,11 +141,18 @@ class RunRecorder:
         # case items and users' checks: every item that ends in a row
         self._items = {item.nodeid: item for item in session.items}
         self._expect(state.model_name for state in map(item_state, session.items) if state is not None)
+        self._say_resumed(session.items)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
         # the controller collects nothing itself: every worker sends the same ids
+        first = not self.progress.models
         self._expect(self.session.model_of_item_id(i) for i in ids)
+        if first and self.session.flags.get("resumed"):  # the items' cases are on the workers: match by id
+            done = {f"{r.case_id}[{self.session.item_params(r.model, r.repeat)}]"
+                    for r in self.session.finished.values()}
+            kept = sum(1 for i in ids if i.rsplit("::", 1)[-1] in done)
+            self._say_resumed_counts(kept, len(ids) - kept)
 
     def _expect(self, models) -> None:
         counts: dict[str, int] = {}
@@ -146,13 +160,35 @@ class RunRecorder:
             if model is not None:
                 counts[model] = counts.get(model, 0) + 1
         for model, total in counts.items():
-            self.progress.expect(model, total)
+            spec = self.session.config.models.get(model)
+            self.progress.expect(model, total, priced=spec is not None and spec.cost(10**6, 10**6) > 0)
 
+    def _say_resumed(self, items: list[pytest.Item]) -> None:
+        """--crucible-resume: which run, how many of its rows stay, how many items will be asked."""
+        resumed = self.session.flags.get("resumed")
+        if not resumed:
+            return
+        states = [s for s in map(item_state, items) if s is not None]
+        if not states:
+            return  # an xdist controller collects nothing: its workers' ids say it (below)
+        kept = sum(1 for s in states if s.case is not None
+                   and self.session.finished_row(s.case, self.session.model(s.model_name), s.repeat) is not None)
+        self._say_resumed_counts(kept, len(states) - kept)
+
+    def _say_resumed_counts(self, kept: int, to_ask: int) -> None:
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"crucible: resuming {self.session.run_id}: {kept} rows kept, {to_ask} items to ask")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logstart(self, nodeid: str, location) -> None:
+        self.terminal.before_item(nodeid)
+
+    @pytest.hookimpl(trylast=True)  # after pytest's reporter wrote the item's letter
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        for note in getattr(report, NOTES_ATTRIBUTE, ()):
-            if note not in self._said:
-                self._said.add(note)
-                _say(self.config, note)
+        notes = [n for n in getattr(report, NOTES_ATTRIBUTE, ()) if n not in self._said]
+        self._said.update(notes)
+        self.terminal.say(notes, yellow=True)
         in_flight = getattr(report, IN_FLIGHT_ATTRIBUTE, None)
         if in_flight is not None:
             process, counts = in_flight
@@ -169,17 +205,24 @@ class RunRecorder:
             self.config.hook.pytest_crucible_row_recorded(
                 config=self.config, item=self._items.get(report.nodeid), report=report, row=row)
         last = self.progress.record(row)
-        if self.config.get_verbosity() >= 0 and (last or self.progress.due()):
-            for line in self.progress.lines([row.model] if last and not self.progress.due() else None):
-                _say(self.config, line, yellow=False)
+        self._say_progress(row.model, last)
 
+    def _say_progress(self, model: str, last: bool) -> None:
+        """Every EVERY_S seconds, and when a model's last item is done (unless the whole run is: its summary
+        follows at once)."""
+        verbosity = self.config.get_verbosity()
+        if verbosity < -1 or self.progress.finished or not (last or self.progress.due()):
+            return
+        if verbosity == -1:
+            self.terminal.say([self.progress.line()], bold=True)
+        else:
+            self.terminal.say(self.progress.lines([model] if last and not self.progress.due() else None), bold=True)
 
-def _say(config: pytest.Config, message: str, yellow: bool = True) -> None:
-    """A line of its own in pytest's output, also amid a line of progress letters (xdist prints those
-    without the file name pytest itself would end the line for)."""
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is None:
-        return
-    if not reporter.currentfspath and config.get_terminal_writer().width_of_current_line:
-        reporter.write("\n")
-    reporter.write_line(f"crucible: {message}", yellow=yellow, bold=not yellow)
+    def pytest_keyboard_interrupt(self, excinfo) -> None:
+        """Ctrl-C: the requests in flight end (or time out) before the run's report is written: say so."""
+        flying = sum(self.session.in_flight().values()) + sum(
+            n for process, counts in self.progress.in_flight.items() if process != "main" for n in counts.values())
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None and flying:
+            reporter.write_line(f"crucible: interrupted; waiting for {flying} requests in flight to end, then the "
+                                "report is written (Ctrl-C again to stop at once)", yellow=True)

@@ -19,9 +19,14 @@ if TYPE_CHECKING:
     from pytest_crucible.client.response import Response, Usage
     from pytest_crucible.suite.case import Case
 
+from pytest_crucible.common.errors import PROVIDER_DOWN
 from pytest_crucible.results.request_metrics import request_metrics
 
-OUTCOMES = ("passed", "failed", "error", "skipped")
+# passed / failed: a graded answer (the only outcomes a pass rate counts); measured: a speed item's measurement,
+# never a pass or a failure; error: infrastructure (not scored); skipped: the item does not apply here
+MEASURED = "measured"
+OUTCOMES = ("passed", "failed", "error", "skipped", MEASURED)
+SCORED = ("passed", "failed")
 BUG_PREFIX = "crucible bug: "
 COST_CAP_PREFIX = "cost cap $"  # the reason of an item skipped because the run's money ran out
 
@@ -101,7 +106,7 @@ class Row:
     started_at: str = ""              # when asking began (set again once the endpoint's lock is held)
     params: dict[str, Any] = field(default_factory=dict)   # max_tokens and sampling parameters sent
     # the outcome
-    outcome: str | None = None        # passed / failed / error / skipped
+    outcome: str | None = None        # passed / failed / error / skipped / measured (see OUTCOMES)
     reason: str = ""
     answer: Any = None                # what the grader read as the answer
     grade_details: dict[str, Any] | None = None
@@ -203,11 +208,11 @@ class Row:
 
     @property
     def final(self) -> bool:
-        """Whether a resumed run keeps this row: not an error (infrastructure may work now) and not a
-        cost-cap skip (the next run may have money left)."""
+        """Whether a resumed run keeps this row: not an error (infrastructure may work now), not a
+        cost-cap skip (the next run may have money left) and not a provider-down skip."""
         if self.outcome == "skipped":
-            return not self.reason.startswith(COST_CAP_PREFIX)
-        return self.outcome in ("passed", "failed")
+            return not self.reason.startswith((COST_CAP_PREFIX, PROVIDER_DOWN))
+        return self.outcome in (*SCORED, MEASURED)
 
     # -- serialisation ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -224,6 +229,10 @@ class Row:
             values.setdefault(name, None if name in ("run_id", "seed") else "")
         values.setdefault("tags", [])
         values.setdefault("repeat", 1)
+        speed = values.get("kind") == "speed" or (values.get("category") == "speed" and values.get("speed"))
+        if speed and values.get("outcome") in SCORED:
+            # a row of 0.2 called a measurement passed and an untrustworthy one failed
+            values["outcome"] = MEASURED if values["outcome"] == "passed" else "error"
         return cls(**values)
 
 

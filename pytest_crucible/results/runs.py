@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pytest_crucible.results.row import OUTCOMES, latest_rows
+from pytest_crucible.results.row import MEASURED, OUTCOMES, latest_rows
 from pytest_crucible.results.store import ROWS_FILE, read_rows, run_meta
 
 REPORT_FILE = "report.json"
@@ -35,7 +35,7 @@ class RunSummary:
     models: list[str]
     profile: str
     state: str
-    counts: dict[str, int] = field(default_factory=dict)  # passed, failed, error, skipped
+    counts: dict[str, int] = field(default_factory=dict)  # passed, failed, error, skipped, measured
 
     @property
     def rate(self) -> float | None:
@@ -85,6 +85,7 @@ def _counts(run_dir: Path, state: str) -> tuple[dict[str, int], list[str]]:
                     counts["failed"] += tally["failed"]
                     counts["error"] += tally["errors"]
                     counts["skipped"] += tally.get("skipped", 0)
+                    counts[MEASURED] += tally.get(MEASURED, 0)
             return counts, sorted(reported)
         except (OSError, KeyError, TypeError, json.JSONDecodeError):
             pass  # a report from another version: count the rows

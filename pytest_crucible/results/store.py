@@ -10,7 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_crucible.common.errors import CrucibleError
+from filelock import FileLock, Timeout
+
+from pytest_crucible.common.errors import CrucibleError, InputError
+from pytest_crucible.common.filelocks import exclusive
 
 if TYPE_CHECKING:
     from pytest_crucible.results.row import Row
@@ -24,14 +27,42 @@ def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
 
 
-class RunStore:
-    """One run's folder: `<out>/<run-id>/rows.jsonl`, with `<out>/latest` pointing at it."""
+LOCK_FILE, HOLDER_FILE = ".writer.lock", ".writer.pid"
 
-    def __init__(self, out_dir: str | os.PathLike[str], run_id: str | None = None):
+
+class RunBusy(InputError):
+    """A run folder another live process is writing."""
+
+
+def hold_run_dir(run_dir: Path) -> FileLock:
+    """The lock that makes this process the one writer of a run folder (a held filelock.FileLock), or
+    RunBusy naming the process that holds it. The kernel frees it when its holder dies however it dies,
+    so a stale lock (a killed run) is taken over. Raises RunBusy."""
+    run_dir = Path(run_dir).resolve()  # one lock file, whichever path (`latest`, a symlink) led here
+    lock = exclusive(run_dir / LOCK_FILE)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        try:
+            holder = (run_dir / HOLDER_FILE).read_text(encoding="utf-8").strip()
+        except OSError:
+            holder = "?"
+        raise RunBusy(f"run {run_dir.name} is still being written by process {holder} (a live pytest): "
+                         "wait for it to end, or stop it, before resuming it") from None
+    (run_dir / HOLDER_FILE).write_text(f"{os.getpid()}\n", encoding="utf-8")
+    return lock
+
+
+class RunStore:
+    """One run's folder: `<out>/<run-id>/rows.jsonl`, with `<out>/latest` pointing at it. The store holds the
+    folder's writer lock (`hold_run_dir`; or takes over `lock`, one its session already holds) until closed."""
+
+    def __init__(self, out_dir: str | os.PathLike[str], run_id: str | None = None, lock: FileLock | None = None):
         self.run_id = run_id or new_run_id()
         self.out_dir = Path(out_dir)
         self.run_dir = self.out_dir / self.run_id
         self.run_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = lock if lock is not None else hold_run_dir(self.run_dir)
         self.rows_path = self.run_dir / ROWS_FILE
         self._file = open(self.rows_path, "a+b")  # noqa: SIM115 (open for the run's life; close() closes it)
         self._end_torn_line()
@@ -74,6 +105,8 @@ class RunStore:
     def close(self) -> None:
         if not self._file.closed:
             self._file.close()
+        if self._lock.is_locked:
+            self._lock.release()
 
 
 def resolve_run_dir(out_dir: str | os.PathLike[str], given: str) -> Path:

@@ -6,14 +6,14 @@ Each round sends `concurrency` requests at the same moment (threads released by 
 warm-up rounds are identical and thrown away. Every request's first message starts with a fresh random
 nonce, so no prefix cache can answer the prompt and flatter the time to first token.
 
-Outcome of a speed item (documented in docs/speed.md):
-- error:   a request failed at the endpoint (unreachable, HTTP errors after retries): not scored.
-- failed:  the measurement is not trustworthy: past a physical ceiling (plausibility LOW, with the
-           reason), or the model wrote too few tokens to time its decoding.
-- passed:  a plausible measurement, or one no ceiling could be computed for (UNKNOWN, said in the reason).
-- skipped: the case needs more context than the model has, or more concurrent streams than the
-           provider's `concurrency` allows.
-Speed rows are kept out of the accuracy totals and the hard tier by the report.
+Outcome of a speed item (documented in docs/speed.md). A measurement is never a pass or a failure:
+- measured: a plausible measurement, or one no ceiling could be computed for (UNKNOWN, said in the reason).
+- error:    a request failed at the endpoint (unreachable, HTTP errors after retries), or the measurement
+            is not trustworthy: past a physical ceiling (plausibility LOW, with the reason), or the model
+            wrote too few tokens to time its decoding. Not scored; a resumed run measures it again.
+- skipped:  the case needs more context than the model has, or more concurrent streams than the
+            provider's `concurrency` allows.
+Speed rows are kept out of every pass rate by the report and the comparison.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pytest_crucible.engine.item_kinds import ItemKind
 from pytest_crucible.engine.speed_settings import SpeedSettings
 from pytest_crucible.local.hardware import Hardware, gpu_names, is_local_model, launch_devices, resolve_hardware
 from pytest_crucible.results.request_metrics import METRIC_KEYS, MIN_DECODE_TOKENS, request_metrics, spread
-from pytest_crucible.results.row import request_params
+from pytest_crucible.results.row import MEASURED, request_params
 from pytest_crucible.speed import plausibility
 from pytest_crucible.suite.speed_plan import SpeedPlan, plan_for
 
@@ -235,10 +235,10 @@ def _load() -> float | None:
 
 
 def judge(medians: dict, verdict: plausibility.Verdict, samples: list[dict]) -> tuple[str, str]:
-    """passed / failed and one readable line (see the module docstring)."""
+    """measured / error and one readable line (see the module docstring)."""
     if medians.get("decode_tps") is None:
         most = max((s["completion_tokens"] or 0 for s in samples), default=0)
-        return "failed", (f"no decode rate: at most {most} tokens per reply (needs at least "
+        return "error", (f"no decode rate: at most {most} tokens per reply (needs at least "
                           f"{MIN_DECODE_TOKENS})")
     text = f"decode {medians['decode_tps']:.1f} tok/s"
     if medians.get("ttft_s") is not None:
@@ -246,5 +246,5 @@ def judge(medians: dict, verdict: plausibility.Verdict, samples: list[dict]) -> 
     if medians.get("prefill_tps") is not None:
         text += f", prefill {medians['prefill_tps']:.0f} tok/s"
     if verdict.confidence == plausibility.LOW:
-        return "failed", "IMPLAUSIBLE (confidence LOW): " + "; ".join(verdict.reasons)
-    return "passed", f"{text} (confidence {verdict.confidence}: {verdict.reasons[0]})"
+        return "error", "IMPLAUSIBLE (confidence LOW): " + "; ".join(verdict.reasons)
+    return MEASURED, f"{text} (confidence {verdict.confidence}: {verdict.reasons[0]})"

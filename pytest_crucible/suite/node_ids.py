@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from pytest_crucible.common.errors import InputError
-from pytest_crucible.suite.case import iter_case_files
+from pytest_crucible.suite.case import Case, builtin_cases_dir, iter_case_files
 
 ROOT = "crucible"
 IMPORT_DIR = "import"
@@ -114,3 +114,15 @@ def import_named(selection: Selection) -> str | None:
     """`crucible/import/NAME...` names an import: pasting its id switches the import on."""
     parts = selection.rel.split("/")
     return parts[1] if len(parts) >= 2 and parts[0] == IMPORT_DIR else None
+
+
+def case_node_id(case: Case, cwd: Path | None = None) -> str:
+    """The id that runs this case (on every model) when pasted after `pytest --models NAME`: under
+    `crucible/` for the built-in suite, else the file's path from `cwd` (absolute when outside it)."""
+    path = Path(case.file).resolve()
+    suite = builtin_cases_dir().resolve()
+    if path.is_relative_to(suite):
+        return f"{ROOT}/{path.relative_to(suite).as_posix()}::{case.id}"
+    base = (cwd or Path.cwd()).resolve()
+    shown = path.relative_to(base).as_posix() if path.is_relative_to(base) else path.as_posix()
+    return f"{shown}::{case.id}"
