@@ -50,7 +50,8 @@ def test_report_rebuilds_from_rows(tmp_path):
 def test_gui_says_how_to_get_it_and_what_folder_it_wants(tmp_path):
     # starlette hidden as if the gui extra were not installed
     without_extra = subprocess.run(
-        [sys.executable, "-c", "import sys; sys.modules['starlette'] = None; from pytest_crucible.apps.cli import main; "
+        [sys.executable, "-c",
+         "import sys; sys.modules['starlette'] = None; from pytest_crucible.apps.cli import main; "
          f"sys.exit(main(['gui', {str(tmp_path)!r}]))"], capture_output=True, text=True, timeout=120)
     assert without_extra.returncode == 2
     assert "pip install 'pytest-crucible[gui]'" in without_extra.stderr and "starlette" in without_extra.stderr
