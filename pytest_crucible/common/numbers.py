@@ -24,12 +24,13 @@ def shown(value: object, limit: int = 40) -> str:
 
 
 def number_problem(value: object, *, minimum: float, maximum: float, integer: bool = False,
-                   above: bool = False, unit: str = "") -> str | None:
+                   above: bool = False, unit: str = "", what: str | None = None) -> str | None:
     """Why `value` is not a number in range, stated with the range; None when it is. `above`: the
-    minimum itself is excluded (a timeout of 0 is no timeout)."""
-    kind = "a whole number" if integer else "a number"
+    minimum itself is excluded (a timeout of 0 is no timeout). `what` names the kind of number (default:
+    a whole number / a number, of `unit`)."""
+    what = what or f"{'a whole number' if integer else 'a number'}{' of ' + unit if unit else ''}"
     lower = f"greater than {_plain(minimum)}" if above else f"from {_plain(minimum)}"
-    wanted = f"{kind}{' of ' + unit if unit else ''} {lower} {'up to' if above else 'to'} {_plain(maximum)}"
+    wanted = f"{what} {lower} {'up to' if above else 'to'} {_plain(maximum)}"
     if isinstance(value, bool) or not isinstance(value, int | float) or (integer and not isinstance(value, int)):
         return f"must be {wanted}, got {shown(value)}"
     if isinstance(value, float) and not math.isfinite(value):

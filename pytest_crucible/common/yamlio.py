@@ -38,8 +38,9 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, Hashable):
+            what = "list" if isinstance(key, list) else "mapping"
             raise yaml.constructor.ConstructorError(
-                None, None, "a key must be a plain value (a name), not a " + ("list" if isinstance(key, list) else "mapping"), key_node.start_mark)
+                None, None, f"a key must be a plain value (a name), not a {what}", key_node.start_mark)
         if key in result:
             raise yaml.constructor.ConstructorError(
                 None, None, f"duplicate key '{key}'", key_node.start_mark)

@@ -211,13 +211,13 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
                 raise err(f"header {hname!r} would put a secret in models.yaml; use api_key_env instead",
                           "headers")
         numbers = {"concurrency": (spec.get("concurrency", 4), {"minimum": 1, "maximum": MAX_CONCURRENCY,
-                                                                 "integer": True, "unit": "requests"}),
+                                                                 "integer": True}),
                    "timeout": (spec.get("timeout", 600), {"minimum": 0, "above": True, "maximum": MAX_SECONDS,
-                                                          "unit": "seconds"}),
+                                                          "what": "a positive number of seconds"}),
                    "max_retries": (spec.get("max_retries", 4), {"minimum": 0, "maximum": MAX_RETRIES,
-                                                                "integer": True}),
+                                                                "integer": True, "what": "a non-negative integer"}),
                    "max_cost_usd": (spec.get("max_cost_usd"), {"minimum": 0, "above": True, "maximum": MAX_USD,
-                                                               "unit": "US dollars"})}
+                                                               "what": "a positive number of US dollars"})}
         for key, (value, bounds) in numbers.items():
             problem = None if value is None else number_problem(value, **bounds)
             if problem:
@@ -276,7 +276,7 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         ctx = spec.get("context_length")
         for key in ("context_length", "max_tokens", "reasoning_budget"):
             problem = None if spec.get(key) is None else number_problem(
-                spec[key], minimum=1, maximum=MAX_TOKENS, integer=True, unit="tokens")
+                spec[key], minimum=1, maximum=MAX_TOKENS, integer=True, what="a positive number of tokens (whole)")
             if problem:
                 raise err(f"{key} {problem}", key)
         if ctx is None and launch is not None:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_crucible.common.errors import CrucibleError
-
 from pytest_crucible.results.row import row_problem
 
 if TYPE_CHECKING:
@@ -130,10 +129,7 @@ def _parse_row_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
     """(row, None), (None, why the line is skipped) or (None, None) for a blank line."""
     if not raw.strip():
         return None, None
-    if not raw.endswith(b"\n"):
-        torn = " (torn: the file ends inside it)"
-    else:
-        torn = ""
+    torn = "" if raw.endswith(b"\n") else " (torn: the file ends inside it)"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
