@@ -7,7 +7,6 @@ saved rows.jsonl all give the same numbers.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -15,6 +14,7 @@ from pathlib import Path
 
 from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
 from pytest_crucible.analysis.stats import clustered_interval, mean_interval, pass_at_k, pass_hat_k
+from pytest_crucible.common.numbers import dumps_finite
 from pytest_crucible.results.row import OUTCOMES, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
 from pytest_crucible.speed.summary import render_markdown as speed_markdown
@@ -331,7 +331,7 @@ def write_reports(run_dir: Path, rows, meta: dict | None = None) -> Report:
     from pytest_crucible.analysis.report_html import render_html  # lazy: matplotlib, only when a report is written
     report = aggregate(rows, meta)
     run_dir = Path(run_dir)
-    (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (run_dir / "report.json").write_text(dumps_finite(report, indent=2) + "\n", encoding="utf-8")
     (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
     (run_dir / HTML_FILE).write_text(render_html(report, rows), encoding="utf-8")
     return report

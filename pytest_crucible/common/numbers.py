@@ -7,6 +7,7 @@ refuses both, and a YAML integer with hundreds of digits, with a message that st
 
 from __future__ import annotations
 
+import json
 import math
 
 # bounds shared by models.yaml, case files and settings
@@ -42,3 +43,20 @@ def number_problem(value: object, *, minimum: float, maximum: float, integer: bo
 
 def _plain(bound: float) -> str:
     return f"{int(bound):,}" if float(bound).is_integer() else f"{bound:g}"
+
+
+def finite_json(value: object) -> object:
+    """`value` with every NaN or infinity (nested in dicts and lists) replaced by None, so that
+    `json.dumps(..., allow_nan=False)` writes JSON that every reader parses."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(v) for v in value]
+    return value
+
+
+def dumps_finite(value: object, **kwargs) -> str:
+    """JSON text of `value`, NaN and infinity written as null (json's default writes `NaN`, not JSON)."""
+    return json.dumps(finite_json(value), allow_nan=False, **kwargs)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_crucible.common.errors import CrucibleError
+from pytest_crucible.common.numbers import dumps_finite
 from pytest_crucible.results.row import row_problem
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ class RunStore:
     def write_meta(self, meta: dict[str, Any]) -> None:
         self.meta = meta
         tmp = self.run_dir / f".{META_FILE}.tmp"
-        tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
+        tmp.write_text(dumps_finite(meta, indent=2, default=str) + "\n", encoding="utf-8")
         os.replace(tmp, self.run_dir / META_FILE)
 
     def _end_torn_line(self) -> None:
@@ -69,7 +70,7 @@ class RunStore:
 
     def append(self, row: Row) -> None:
         """Append one row (a row.Row) and sync it to disk."""
-        self._file.write((json.dumps(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
+        self._file.write((dumps_finite(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
         self._file.flush()
         os.fsync(self._file.fileno())  # a crash must not lose an item that already ended
 
@@ -135,7 +136,7 @@ def _parse_row_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
     except UnicodeDecodeError:
         return None, "not UTF-8" + torn
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=lambda _: None)  # NaN, Infinity: not JSON, read as null
     except (ValueError, RecursionError):
         return None, "not JSON" + torn
     problem = row_problem(data)
