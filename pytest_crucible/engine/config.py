@@ -219,7 +219,7 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
                    "max_cost_usd": (spec.get("max_cost_usd"), {"minimum": 0, "above": True, "maximum": MAX_USD,
                                                                "what": "a positive number of US dollars"})}
         for key, (value, bounds) in numbers.items():
-            problem = None if value is None else number_problem(value, **bounds)
+            problem = None if value is None and key == "max_cost_usd" else number_problem(value, **bounds)
             if problem:
                 raise err(f"{key} {problem}", key)
         concurrency, timeout, retries, max_cost = (value for value, _ in numbers.values())

@@ -231,7 +231,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
 
     unknown = set(entry) - _FIELDS
     if unknown:
-        key = sorted(unknown, key=str)[0]
+        key = str(sorted(unknown, key=str)[0])
         raise fail(f"unknown field; allowed fields are {', '.join(sorted(_FIELDS))}", key)
     merged = dict(defaults or {})
     merged.update(entry)
