@@ -207,9 +207,11 @@ async def run_events(request: Request) -> StreamingResponse:
     byte offset a reconnecting browser already has), then `finished` once the run wrote its report."""
     run_dir = _run_or_404(request)
     rows_path = run_dir / ROWS_FILE
-    try:  # the byte offset the browser already has; anything but one in the file starts over
-        start = max(0, int(request.headers.get("last-event-id", "0")))
+    try:  # the byte offset the browser already has; anything but an offset in the file starts over
+        start = int(request.headers.get("last-event-id", "0"))
     except ValueError:
+        start = 0
+    if not 0 <= start <= rows_path.stat().st_size:
         start = 0
 
     async def stream():
