@@ -35,7 +35,7 @@ def load(tmp_path, text: str, name: str = "models.yaml"):
     ("max_cost_usd", "-1", "greater than 0"),
     ("timeout", ".nan", "positive number of seconds greater than 0"),
     ("timeout", "-.inf", "(finite)"),
-    ("concurrency", "99999999999999999999", "whole number from 1 to 1,024, got 99999999999999999999"),
+    ("concurrency", "99999999999999999999", "whole number from 1 to 1024, got 99999999999999999999"),
     ("max_retries", "1e3", "from 0 to 100"),
 ])
 def test_provider_numbers_are_finite_and_in_range(tmp_path, field, value, words):

@@ -186,7 +186,8 @@ def test_resume_re_asks_only_the_items_whose_rows_were_lost(pytester, loopback):
 
 # -- property: arbitrary truncation and byte damage -------------------------------------------------
 
-ROW_TEXT = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FFF, blacklist_categories=("Cs",)), max_size=12)
+ROW_TEXT = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FFF, blacklist_categories=("Cs",)),
+                   max_size=12)
 
 
 @st.composite

@@ -33,9 +33,10 @@ def script_sources() -> str:
     sits in JSON blocks and attributes), so a policy that allows these hashes and no 'unsafe-inline' runs
     them and nothing an injected tag would add."""
     env = templates()
+    loader = PackageLoader("pytest_crucible", "templates")
     hashes = []
     for name in SCRIPT_TEMPLATES:
-        source = env.loader.get_source(env, name)[0]
+        source = loader.get_source(env, name)[0]
         for script in INLINE_SCRIPT.findall(source):
             digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
             hashes.append(f"'sha256-{digest}'")

@@ -95,10 +95,10 @@ class TokenGate:
             return await self.app(scope, receive, send)
         given, in_query = self._given(scope)
         if given is None or not hmac.compare_digest(given.encode(), self.token):
-            response = PlainTextResponse(
+            refused = PlainTextResponse(
                 "401 Unauthorized: this crucible gui needs its token; open the URL it printed "
                 "(http://HOST:PORT/?token=...).\n", status_code=401, headers=SECURITY_HEADERS)
-            return await response(scope, receive, send)
+            return await refused(scope, receive, send)
         if not in_query or scope["type"] != "http":
             return await self.app(scope, receive, send)
         # the cookie carries the token from now on: the same URL without it keeps it out of the history

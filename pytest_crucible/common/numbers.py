@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 # bounds shared by models.yaml, case files and settings
 MAX_TOKENS = 10_000_000          # an answer or reasoning budget, a context length: more than any model serves
@@ -42,7 +43,9 @@ def number_problem(value: object, *, minimum: float, maximum: float, integer: bo
 
 
 def _plain(bound: float) -> str:
-    return f"{int(bound):,}" if float(bound).is_integer() else f"{bound:g}"
+    if not float(bound).is_integer():
+        return f"{bound:g}"
+    return f"{int(bound):,}" if abs(bound) >= 10_000 else str(int(bound))
 
 
 def finite_json(value: object) -> object:
@@ -57,6 +60,6 @@ def finite_json(value: object) -> object:
     return value
 
 
-def dumps_finite(value: object, **kwargs) -> str:
+def dumps_finite(value: object, **kwargs: Any) -> str:
     """JSON text of `value`, NaN and infinity written as null (json's default writes `NaN`, not JSON)."""
     return json.dumps(finite_json(value), allow_nan=False, **kwargs)

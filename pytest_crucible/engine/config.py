@@ -6,6 +6,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_config_dir
 
@@ -28,6 +29,14 @@ SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-
 # and a lock file per request stay cheap
 MAX_CONCURRENCY = 1024
 MAX_RETRIES = 100
+# a provider's numbers: (default, the range number_problem checks)
+PROVIDER_NUMBERS: dict[str, tuple[Any, dict[str, Any]]] = {
+    "concurrency": (4, {"minimum": 1, "maximum": MAX_CONCURRENCY, "integer": True}),
+    "timeout": (600, {"minimum": 0, "above": True, "maximum": MAX_SECONDS, "what": "a positive number of seconds"}),
+    "max_retries": (4, {"minimum": 0, "maximum": MAX_RETRIES, "integer": True, "what": "a non-negative integer"}),
+    "max_cost_usd": (None, {"minimum": 0, "above": True, "maximum": MAX_USD,
+                            "what": "a positive number of US dollars"}),
+}
 
 _PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries",
                     "max_cost_usd"}
@@ -210,19 +219,12 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
             if str(hname).lower() in ("authorization", "api-key", "x-api-key") or SECRET_LIKE.search(str(hval)):
                 raise err(f"header {hname!r} would put a secret in models.yaml; use api_key_env instead",
                           "headers")
-        numbers = {"concurrency": (spec.get("concurrency", 4), {"minimum": 1, "maximum": MAX_CONCURRENCY,
-                                                                 "integer": True}),
-                   "timeout": (spec.get("timeout", 600), {"minimum": 0, "above": True, "maximum": MAX_SECONDS,
-                                                          "what": "a positive number of seconds"}),
-                   "max_retries": (spec.get("max_retries", 4), {"minimum": 0, "maximum": MAX_RETRIES,
-                                                                "integer": True, "what": "a non-negative integer"}),
-                   "max_cost_usd": (spec.get("max_cost_usd"), {"minimum": 0, "above": True, "maximum": MAX_USD,
-                                                               "what": "a positive number of US dollars"})}
-        for key, (value, bounds) in numbers.items():
-            problem = None if value is None and key == "max_cost_usd" else number_problem(value, **bounds)
+        numbers = {key: spec.get(key, default) for key, (default, _) in PROVIDER_NUMBERS.items()}
+        for key, (_, bounds) in PROVIDER_NUMBERS.items():
+            problem = None if numbers[key] is None and key == "max_cost_usd" else number_problem(numbers[key], **bounds)
             if problem:
                 raise err(f"{key} {problem}", key)
-        concurrency, timeout, retries, max_cost = (value for value, _ in numbers.values())
+        concurrency, timeout, retries, max_cost = numbers.values()
         extra_body = spec.get("extra_body") or {}
         if not isinstance(extra_body, dict):
             raise err("extra_body must be a mapping sent with every request", "extra_body")

@@ -25,8 +25,8 @@ DIFFICULTIES = ("easy", "medium", "hard")
 MARKER_TAGS = ("judged", "smoke", "starter")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$")
 DEFAULT_MAX_TOKENS = 4096
-TOKENS = {"minimum": 1, "maximum": MAX_TOKENS, "integer": True, "what": "a positive integer (tokens)"}
-SECONDS = {"minimum": 0, "above": True, "maximum": MAX_SECONDS, "what": "a positive number of seconds"}
+TOKENS: dict[str, Any] = {"minimum": 1, "maximum": MAX_TOKENS, "integer": True, "what": "a positive integer (tokens)"}
+SECONDS: dict[str, Any] = {"minimum": 0, "above": True, "maximum": MAX_SECONDS, "what": "a positive number of seconds"}
 # The seed case families use unless the user re-rolls them (--crucible-seed N, cases verify --seed N):
 # fixed, so two runs of one suite version ask the same questions.
 DEFAULT_SEED = 20261203
