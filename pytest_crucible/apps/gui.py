@@ -6,8 +6,9 @@ of two runs. Only GET and HEAD are answered; nothing is written and no run is st
 
 Bound to a loopback address it answers only requests whose Host is a loopback name (no DNS
 rebinding). Bound anywhere else it needs a token (generated unless given), printed once in the URL and
-checked on every request in constant time: the `token` query parameter, the cookie the first good
-request sets, or `Authorization: Bearer`. The access log is off, so the token is not written anywhere.
+checked on every request in constant time: the `token` query parameter (answered with a redirect to
+the same URL without it, setting a cookie), that cookie, or `Authorization: Bearer`. The access log is
+off, so the token is not written anywhere.
 """
 
 from __future__ import annotations
