@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import platform
@@ -32,6 +33,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # the 3xx comes back as an HTTPError: its status and headers
+
+
 class Gui:
     """`crucible gui DIR` in a child process; `url` is the one it printed."""
 
@@ -49,11 +55,15 @@ class Gui:
         with socket.socket() as sock:
             return sock.connect_ex(("127.0.0.1", self.port)) == 0
 
-    def get(self, path: str, headers: dict | None = None, method: str = "GET"):
-        """(status, headers, body) of one request."""
+    def get(self, path: str, headers: dict | None = None, method: str = "GET", follow: bool = True):
+        """(status, headers, body) of one request; a redirect is followed with the cookies it set (as a
+        browser does), unless `follow` is false."""
         request = urllib.request.Request(self.base + path, headers=headers or {}, method=method)
+        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())]
+        if not follow:
+            handlers.append(NoRedirect())
         try:
-            with urllib.request.urlopen(request, timeout=30) as resp:
+            with urllib.request.build_opener(*handlers).open(request, timeout=30) as resp:
                 return resp.status, resp.headers, resp.read().decode()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.headers, exc.read().decode()
@@ -163,8 +173,9 @@ def test_off_loopback_every_request_needs_the_token(results, monkeypatch):
             assert server.get(path)[0] == 401, path
             assert server.get(path + "?token=" + token[:-1] + "x")[0] == 401, path
             assert server.get(path, headers={"Authorization": "Bearer wrong"})[0] == 401, path
-        status, headers, _ = server.get("/?token=" + token)
-        assert status == 200
+        status, headers, _ = server.get("/?token=" + token, follow=False)
+        assert status == 303 and headers["location"] == "/"  # the token leaves the URL once the cookie has it
+        assert server.get("/?token=" + token)[0] == 200
         cookie = headers["set-cookie"]
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert server.get("/", headers={"Cookie": cookie.split(";")[0]})[0] == 200

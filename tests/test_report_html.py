@@ -64,7 +64,7 @@ def test_the_page_shows_rates_failures_and_meta():
 
 def test_the_page_loads_nothing_from_anywhere():
     html = page_of()
-    assert f'content="{escape(report_html.PAGE_POLICY)}"' in html and "default-src &#39;none&#39;" in html
+    assert f'content="{escape(report_html.page_policy())}"' in html and "default-src &#39;none&#39;" in html
     # no attribute that fetches (src, href, url(...)) points anywhere but the page itself or data:
     fetches = re.findall(r'(?:src|href)\s*=\s*"([^"#][^"]*)"|url\(\s*[\'"]?([^)#\'"][^)\'"]*)', html)
     assert [f for f in fetches if not any(v.startswith("data:") for v in f if v)] == []

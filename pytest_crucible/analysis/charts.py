@@ -35,6 +35,7 @@ STYLE: dict[RcKeyType, Any] = {
     "grid.linewidth": 0.6,
     "axes.titlesize": 10,
     "axes.titleweight": "bold",
+    "text.parse_math": False,        # names are text: a model called a$b$ is not mathtext (nor an error)
 }
 ROW_INCH = 0.24  # vertical space per model in the per-model charts
 LABEL_PT = 7     # font size of the names beside points

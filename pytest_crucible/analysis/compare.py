@@ -31,6 +31,7 @@ from pytest_crucible.analysis import json_shapes as shapes
 from pytest_crucible.analysis import stats
 from pytest_crucible.analysis.report import backend_summary
 from pytest_crucible.common.errors import InputError
+from pytest_crucible.common.numbers import dumps_finite
 from pytest_crucible.results.row import SCORED, Row, as_rows, latest_rows
 from pytest_crucible.results.store import ROWS_FILE, iter_rows
 from pytest_crucible.suite.case import CATEGORIES
@@ -496,4 +497,4 @@ def _side(summary: shapes.CaseSummary) -> str:
 
 
 def write_json(path: str | Path, result: shapes.CompareFile) -> None:
-    Path(path).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    Path(path).write_text(dumps_finite(result, indent=2) + "\n", encoding="utf-8")

@@ -19,7 +19,6 @@ The canary runs first; a judge that fails it ranks nothing.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections import Counter
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
+from pytest_crucible.common.numbers import dumps_finite
 from pytest_crucible.engine.session import judge_from_config
 from pytest_crucible.grading.extract import clean_answer
 from pytest_crucible.grading.judge_model import JudgeError
@@ -255,7 +255,7 @@ def run_pairwise(run_dirs: list[str | Path], *, judge_name: str, config_path: st
     written = result.to_dict()
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
+    out.write_text(dumps_finite(written, indent=2) + "\n", encoding="utf-8")
     return written
 
 

@@ -7,7 +7,6 @@ saved rows.jsonl all give the same numbers.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ from pytest_crucible.analysis.stats import (
     pass_hat_k,
 )
 from pytest_crucible.common.errors import PROVIDER_DOWN
+from pytest_crucible.common.numbers import dumps_finite
 from pytest_crucible.results.row import MEASURED, OUTCOMES, SCORED, Row, latest_rows
 from pytest_crucible.results.store import HTML_FILE
 from pytest_crucible.speed.summary import render_markdown as speed_markdown
@@ -424,7 +424,7 @@ def write_reports(run_dir: Path, rows, meta: dict | None = None) -> Report:
     from pytest_crucible.analysis.report_html import render_html  # lazy: matplotlib, only when a report is written
     report = aggregate(rows, meta)
     run_dir = Path(run_dir)
-    (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (run_dir / "report.json").write_text(dumps_finite(report, indent=2) + "\n", encoding="utf-8")
     (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
     (run_dir / HTML_FILE).write_text(render_html(report, rows), encoding="utf-8")
     return report

@@ -8,7 +8,10 @@ cases (10,000 failures still fit); rows.jsonl keeps every reply whole.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 from collections import defaultdict
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -21,8 +24,28 @@ from pytest_crucible.suite.case import CATEGORIES
 
 EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
 EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
-# The page loads nothing: a browser that honours the policy blocks any fetch a future edit might add.
-PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+SCRIPT_TEMPLATES = ("report.html", "live.html")  # the templates whose inline scripts a page policy allows
+INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)  # typed blocks (JSON data) never run
+
+
+def script_sources() -> str:
+    """`'sha256-...'` of every inline script of the templates: the scripts are static (the data they read
+    sits in JSON blocks and attributes), so a policy that allows these hashes and no 'unsafe-inline' runs
+    them and nothing an injected tag would add."""
+    env = templates()
+    loader = PackageLoader("pytest_crucible", "templates")
+    hashes = []
+    for name in SCRIPT_TEMPLATES:
+        source = loader.get_source(env, name)[0]
+        for script in INLINE_SCRIPT.findall(source):
+            digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+            hashes.append(f"'sha256-{digest}'")
+    return " ".join(hashes)
+
+
+def page_policy() -> str:
+    """The page loads nothing: a browser that honours the policy blocks any fetch a future edit might add."""
+    return f"default-src 'none'; style-src 'unsafe-inline'; script-src {script_sources()}; img-src data:"
 
 
 def templates() -> Environment:
@@ -178,5 +201,5 @@ def render_html(report: Report, rows, links: list[tuple[str, str]] | None = None
         report=report, meta=report.get("meta") or {}, table=table, categories=categories,
         charts={k: Markup(v) for k, v in svg.items() if v}, meta_items=_meta_items(report),
         model_meta=_model_meta(report), problems=_json_for_script(problems_table(problems)),
-        problem_count=len(problems), policy=PAGE_POLICY, links=links or [],
+        problem_count=len(problems), policy=page_policy(), links=links or [],
         title=f"pytest-crucible report {(report.get('meta') or {}).get('run_id', '')}".strip())

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
+from pytest_crucible.common.redact import redact_base_url
 from pytest_crucible.engine.options import SETTINGS
 
 INIT_BASE_URL = "http://127.0.0.1:1234/v1"  # LM Studio's default, where the README's loopback listens
@@ -262,7 +263,7 @@ def _cmd_status(args) -> int:
     probes = _probe_all(config.providers, args.timeout)
     for name, provider in config.providers.items():
         _, detail, _ = probes[name]
-        print(f"  {name:<14} {provider.base_url:<40} {detail:<24} {provider.key_state()}")
+        print(f"  {name:<14} {redact_base_url(provider.base_url):<40} {detail:<24} {provider.key_state()}")
     if not config.providers:
         print("  none configured")
     local = [m for m in config.models.values() if m.launch]
@@ -299,7 +300,7 @@ def _cmd_models(args) -> int:
             configured.setdefault(model.provider.name, []).append(model)
     for name, provider in config.providers.items():
         up, detail, served = probes[name]
-        print(f"provider {name} ({provider.base_url}): {detail}")
+        print(f"provider {name} ({redact_base_url(provider.base_url)}): {detail}")
         aliases: dict[str, list[str]] = {}
         for model in configured.get(name, []):
             aliases.setdefault(model.model_id, []).append(model.name)

@@ -6,8 +6,9 @@ of two runs. Only GET and HEAD are answered; nothing is written and no run is st
 
 Bound to a loopback address it answers only requests whose Host is a loopback name (no DNS
 rebinding). Bound anywhere else it needs a token (generated unless given), printed once in the URL and
-checked on every request in constant time: the `token` query parameter, the cookie the first good
-request sets, or `Authorization: Bearer`. The access log is off, so the token is not written anywhere.
+checked on every request in constant time: the `token` query parameter (answered with a redirect to
+the same URL without it, setting a cookie), that cookie, or `Authorization: Bearer`. The access log is
+off, so the token is not written anywhere.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import threading
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs, parse_qsl, quote, unquote, urlencode
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -31,13 +32,13 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, StreamingResponse
 from starlette.routing import Route
 
 from pytest_crucible.analysis.compare import compare_runs, load_run
 from pytest_crucible.analysis.json_shapes import Comparison
 from pytest_crucible.analysis.report import aggregate
-from pytest_crucible.analysis.report_html import render_html, templates
+from pytest_crucible.analysis.report_html import page_policy, render_html, templates
 from pytest_crucible.common.errors import InputError
 from pytest_crucible.results import runs
 from pytest_crucible.results.store import ROWS_FILE, read_rows, run_meta
@@ -47,10 +48,12 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
 POLL_S = 0.5           # how often the live view looks for new rows
 KEEPALIVE_S = 15.0     # an SSE comment this often keeps proxies from closing a quiet stream
 REPORT_CACHE = 8       # rendered reports kept per server
-PAGE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
-               "connect-src 'self'; form-action 'self'; frame-ancestors 'none'")
-SECURITY_HEADERS = {"content-security-policy": PAGE_POLICY, "x-content-type-options": "nosniff",
-                    "referrer-policy": "no-referrer", "cache-control": "no-store"}
+SECURITY_HEADERS = {"x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "cache-control": "no-store"}
+
+
+def gui_policy() -> str:
+    """The report page's policy (scripts by hash only), plus what the live view and the forms need."""
+    return f"{page_policy()}; connect-src 'self'; form-action 'self'; frame-ancestors 'none'"
 
 
 def is_loopback(host: str) -> bool:
@@ -85,27 +88,32 @@ class TokenGate:
             cookie.load(headers.get("cookie", ""))
         except Exception:  # a malformed cookie header is no token
             return None, False
-        return (cookie[COOKIE].value if COOKIE in cookie else None), False
+        # the cookie holds the token percent-encoded (a cookie value cannot hold every character)
+        return (unquote(cookie[COOKIE].value) if COOKIE in cookie else None), False
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         given, in_query = self._given(scope)
         if given is None or not hmac.compare_digest(given.encode(), self.token):
-            response = PlainTextResponse(
+            refused = PlainTextResponse(
                 "401 Unauthorized: this crucible gui needs its token; open the URL it printed "
                 "(http://HOST:PORT/?token=...).\n", status_code=401, headers=SECURITY_HEADERS)
-            return await response(scope, receive, send)
-        if not in_query:
+            return await refused(scope, receive, send)
+        if not in_query or scope["type"] != "http":
             return await self.app(scope, receive, send)
+        # the cookie carries the token from now on: the same URL without it keeps it out of the history
+        cookie = f"{COOKIE}={quote(given, safe='')}; Path=/; HttpOnly; SameSite=Strict"
+        response = RedirectResponse(_without_token(scope), status_code=303,
+                                    headers={"set-cookie": cookie, **SECURITY_HEADERS})
+        return await response(scope, receive, send)
 
-        async def send_with_cookie(message):
-            if message["type"] == "http.response.start":
-                cookie = f"{COOKIE}={quote(given)}; Path=/; HttpOnly; SameSite=Strict"
-                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie.encode())]}
-            await send(message)
 
-        return await self.app(scope, receive, send_with_cookie)
+def _without_token(scope) -> str:
+    """The request's path and query string less its `token` parameter."""
+    query = [(k, v) for k, v in parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+             if k != "token"]
+    return quote(scope.get("path") or "/") + (f"?{urlencode(query)}" if query else "")
 
 
 class SecurityHeaders:
@@ -113,6 +121,7 @@ class SecurityHeaders:
 
     def __init__(self, app):
         self.app = app
+        self.headers = {"content-security-policy": gui_policy(), **SECURITY_HEADERS}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -121,7 +130,7 @@ class SecurityHeaders:
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", [])}
-                extra = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items() if k.encode() not in have]
+                extra = [(k.encode(), v.encode()) for k, v in self.headers.items() if k.encode() not in have]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
@@ -199,9 +208,11 @@ async def run_events(request: Request) -> StreamingResponse:
     byte offset a reconnecting browser already has), then `finished` once the run wrote its report."""
     run_dir = _run_or_404(request)
     rows_path = run_dir / ROWS_FILE
-    try:
+    try:  # the byte offset the browser already has; anything but an offset in the file starts over
         start = int(request.headers.get("last-event-id", "0"))
     except ValueError:
+        start = 0
+    if not 0 <= start <= rows_path.stat().st_size:
         start = 0
 
     async def stream():
@@ -255,12 +266,14 @@ async def compare_page(request: Request) -> HTMLResponse:
     return _page("compare.html", **context)
 
 
-def build_app(results_dir: str | os.PathLike, *, token: str | None = None, loopback: bool = True) -> Starlette:
+def build_app(results_dir: str | os.PathLike, *, token: str | None = None, loopback: bool = True,
+              host: str | None = None) -> Starlette:
     """The read-only app over `results_dir`. With a token every request must carry it; bound to a
-    loopback address, requests must name a loopback host."""
+    loopback address, requests must name a loopback host (the loopback names, or `host`, the address bound)."""
     middleware = [Middleware(SecurityHeaders)]
     if loopback:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(LOOPBACK_NAMES)))
+        bound = [host.strip("[]"), f"[{host.strip('[]')}]"] if host else []
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK_NAMES, *bound]))
     if token:
         middleware.append(Middleware(TokenGate, token=token))
     app = Starlette(routes=[
@@ -289,7 +302,7 @@ def serve(results_dir: str | os.PathLike, *, host: str, port: int, token: str | 
     """Serve until interrupted. The URL (with the token, once) goes to `announce`."""
     import uvicorn  # lazy: only serving needs uvicorn; build_app does not
     token = resolve_token(host, token)
-    app = build_app(results_dir, token=token, loopback=is_loopback(host))
+    app = build_app(results_dir, token=token, loopback=is_loopback(host), host=host)
     shown = socket.gethostname() if host in ("0.0.0.0", "::", "") else host
     shown = f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
     url = f"http://{shown}:{port}{start_path}" + (f"?token={quote(token)}" if token else "")

@@ -41,7 +41,7 @@ from pytest_crucible.client.stream import StreamAssembler
 from pytest_crucible.client.thinking_control import Thinking
 from pytest_crucible.client.transport import OpenAITransport, Transport
 from pytest_crucible.common.errors import ModelMismatchError
-from pytest_crucible.common.redact import redact_url
+from pytest_crucible.common.redact import redact_base_url
 
 __all__ = ["ChatClient", "model_matches"]
 
@@ -203,7 +203,7 @@ class ChatClient:
         return f"ChatClient(base_url={self._public_url()!r}, model_id={self.model_id!r}, api_key={key})"
 
     def _public_url(self) -> str:
-        return redact_url(self.base_url)
+        return redact_base_url(self.base_url)
 
     # -- one attempt --------------------------------------------------------------------------------
     def _stream_once(self, messages: list[dict], max_tokens: int, tools: Sequence[Mapping[str, Any]] | None,

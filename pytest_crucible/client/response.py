@@ -17,7 +17,7 @@ class ToolCall:
         """The arguments as JSON, or None when the model wrote invalid JSON."""
         try:
             return json.loads(self.arguments) if self.arguments.strip() else {}
-        except (json.JSONDecodeError, AttributeError):
+        except (json.JSONDecodeError, AttributeError, RecursionError):  # nested past the parser's depth: not usable
             return None
 
 

@@ -61,7 +61,7 @@ from pytest_crucible.client.limits import deadline_passed, deadline_s, line_cap,
 from pytest_crucible.client.retry import Failure
 from pytest_crucible.client.stream import carries_token
 from pytest_crucible.client.wire import StampedBackend, WireTimes, drain
-from pytest_crucible.common.redact import redact_secret
+from pytest_crucible.common.redact import redact_secret, url_secrets
 
 __all__ = ["Transport", "ChunkStream", "OpenAITransport", "OpenAIChunkStream"]
 
@@ -158,7 +158,8 @@ class OpenAITransport:
         self.timeout = float(timeout)
         self.connect_timeout = float(min(connect_timeout, timeout))
         self._clock = clock
-        self._secret = api_key or None
+        # what a reply or an error must not show: the key, and a password or key the base URL carries
+        self._secrets = [s for s in (api_key, *url_secrets(self.base_url)) if s]
         self._wire = WireTimes()
         # the wire times are on time.perf_counter: an injected clock (tests) is used alone
         self._use_wire = wire_clock and clock is time.perf_counter
@@ -260,7 +261,9 @@ class OpenAITransport:
         return openai.Timeout(total, connect=min(self.connect_timeout, total))
 
     def redact(self, text: str) -> str:
-        return redact_secret(text, self._secret)
+        for secret in self._secrets:
+            text = redact_secret(text, secret)
+        return text
 
     def classify(self, exc: BaseException, *, read_timeout: float, mid_stream: bool,
                  guard: RequestGuard | None = None) -> Failure:

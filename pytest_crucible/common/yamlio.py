@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,10 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     result.key_lines = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, Hashable):
+            what = "list" if isinstance(key, list) else "mapping"
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a key must be a plain value (a name), not a {what}", key_node.start_mark)
         if key in result:
             raise yaml.constructor.ConstructorError(
                 None, None, f"duplicate key '{key}'", key_node.start_mark)
@@ -51,6 +56,17 @@ def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> LineLis
     return result
 
 
+def _construct_int(loader: _LineLoader, node: yaml.ScalarNode) -> int:
+    """An integer, unless it has more digits than Python turns into an int (a traceback, not a message)."""
+    try:
+        return int(loader.construct_yaml_int(node))
+    except ValueError:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"a number with {len(node.value):,} digits is too long to be a setting", node.start_mark
+        ) from None
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 

@@ -7,12 +7,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_config_dir
 
 from pytest_crucible.client.thinking_control import APIS as THINKING_APIS
 from pytest_crucible.client.thinking_control import MODES as THINKING_MODES
 from pytest_crucible.common.errors import ConfigError
+from pytest_crucible.common.numbers import MAX_SECONDS, MAX_TOKENS, MAX_USD, number_problem, shown
 from pytest_crucible.common.yamlio import LineDict, load_yaml
 from pytest_crucible.local.launch_spec import validate_launch
 from pytest_crucible.suite.case import refused_params
@@ -27,6 +29,15 @@ SECRET_LIKE = re.compile(r"^(sk-|sk_|gsk_|xai-|hf_|AIza|Bearer\s)|^[A-Za-z0-9_\-
 # a provider's requests in flight at most: more than any endpoint serves at once, few enough that a thread
 # and a lock file per request stay cheap
 MAX_CONCURRENCY = 1024
+MAX_RETRIES = 100
+# a provider's numbers: (default, the range number_problem checks)
+PROVIDER_NUMBERS: dict[str, tuple[Any, dict[str, Any]]] = {
+    "concurrency": (4, {"minimum": 1, "maximum": MAX_CONCURRENCY, "integer": True}),
+    "timeout": (600, {"minimum": 0, "above": True, "maximum": MAX_SECONDS, "what": "a positive number of seconds"}),
+    "max_retries": (4, {"minimum": 0, "maximum": MAX_RETRIES, "integer": True, "what": "a non-negative integer"}),
+    "max_cost_usd": (None, {"minimum": 0, "above": True, "maximum": MAX_USD,
+                            "what": "a positive number of US dollars"}),
+}
 
 _PROVIDER_FIELDS = {"base_url", "api_key_env", "concurrency", "timeout", "headers", "extra_body", "max_retries",
                     "max_cost_usd"}
@@ -159,7 +170,7 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError("models.yaml must be a mapping with providers: and models:", file=file, line=1)
     unknown = set(raw) - {"providers", "models", "profiles"}
     if unknown:
-        key = sorted(unknown)[0]
+        key = sorted(unknown, key=str)[0]
         raise ConfigError("unknown top-level key; allowed: providers, models, profiles", file=file,
                           line=_line(raw, key), field=key)
     providers = _parse_providers(raw.get("providers") or LineDict(), raw, file)
@@ -182,6 +193,9 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
     providers = {}
     for name, spec in raw.items():
         where = f"providers.{name}"
+        if not isinstance(name, str) or not name or name != name.strip() or not name.isprintable():
+            raise ConfigError("a provider's name is text on one line, e.g. local:", file=file,
+                              line=_line(raw, name), field=f"providers.{shown(name)}")
         if not isinstance(spec, dict):
             raise ConfigError("a provider is a mapping with base_url (and api_key_env for hosted APIs)",
                               file=file, line=_line(raw, name), field=where)
@@ -194,12 +208,12 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
                       "that variable instead", "api_key")
         unknown = set(spec) - _PROVIDER_FIELDS
         if unknown:
-            raise err(f"unknown field; allowed: {', '.join(sorted(_PROVIDER_FIELDS))}", sorted(unknown)[0])
+            raise err(f"unknown field; allowed: {', '.join(sorted(_PROVIDER_FIELDS))}", sorted(unknown, key=str)[0])
         base_url = spec.get("base_url")
         if not isinstance(base_url, str) or not re.match(r"^https?://", base_url):
             raise err("base_url must be an http(s) URL, e.g. http://127.0.0.1:1234/v1", "base_url")
         key_env = spec.get("api_key_env")
-        if key_env is not None and (not isinstance(key_env, str) or not ENV_NAME.match(key_env)):
+        if key_env is not None and (not isinstance(key_env, str) or not ENV_NAME.fullmatch(key_env)):
             if isinstance(key_env, str) and SECRET_LIKE.search(key_env):
                 raise err("this looks like a literal API key; write the NAME of an environment variable "
                           "(e.g. api_key_env: OPENAI_API_KEY) and export the key in that variable", "api_key_env")
@@ -211,22 +225,15 @@ def _parse_providers(raw, top, file) -> dict[str, Provider]:
             if str(hname).lower() in ("authorization", "api-key", "x-api-key") or SECRET_LIKE.search(str(hval)):
                 raise err(f"header {hname!r} would put a secret in models.yaml; use api_key_env instead",
                           "headers")
-        concurrency = spec.get("concurrency", 4)
-        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= MAX_CONCURRENCY:
-            raise err(f"concurrency must be a whole number from 1 to {MAX_CONCURRENCY}", "concurrency")
-        timeout = spec.get("timeout", 600)
-        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
-            raise err("timeout must be a positive number of seconds", "timeout")
-        retries = spec.get("max_retries", 4)
-        if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
-            raise err("max_retries must be a non-negative integer", "max_retries")
+        numbers = {key: spec.get(key, default) for key, (default, _) in PROVIDER_NUMBERS.items()}
+        for key, (_, bounds) in PROVIDER_NUMBERS.items():
+            problem = None if numbers[key] is None and key == "max_cost_usd" else number_problem(numbers[key], **bounds)
+            if problem:
+                raise err(f"{key} {problem}", key)
+        concurrency, timeout, retries, max_cost = numbers.values()
         extra_body = spec.get("extra_body") or {}
         if not isinstance(extra_body, dict):
             raise err("extra_body must be a mapping sent with every request", "extra_body")
-        max_cost = spec.get("max_cost_usd")
-        if max_cost is not None and (not isinstance(max_cost, (int, float)) or isinstance(max_cost, bool)
-                                     or max_cost <= 0):
-            raise err("max_cost_usd must be a positive number of US dollars", "max_cost_usd")
         providers[str(name)] = Provider(
             name=str(name), base_url=base_url.rstrip("/"), api_key_env=key_env, concurrency=concurrency,
             timeout=float(timeout), max_retries=retries, headers={str(k): str(v) for k, v in headers.items()},
@@ -245,15 +252,16 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
             raise ConfigError("each model is a mapping with name, provider and model_id", file=file,
                               line=item_line, field=f"models[{index}]")
         label = spec.get("name", index)
+        label = label if isinstance(label, str) and label.isprintable() else shown(label)
 
         def err(msg, key, spec=spec, item_line=item_line, label=label):  # defaults: this iteration's values (ruff B023)
             return ConfigError(msg, file=file, line=_line(spec, key, item_line), field=f"models[{label}].{key}")
 
         unknown = set(spec) - _MODEL_FIELDS
         if unknown:
-            raise err(f"unknown field; allowed: {', '.join(sorted(_MODEL_FIELDS))}", sorted(unknown)[0])
+            raise err(f"unknown field; allowed: {', '.join(sorted(_MODEL_FIELDS))}", sorted(unknown, key=str)[0])
         name = spec.get("name")
-        if not isinstance(name, str) or not MODEL_NAME.match(name):
+        if not isinstance(name, str) or not MODEL_NAME.fullmatch(name):
             raise err("name must be letters, digits, '.', '_' or '-', e.g. name: qwen27b", "name")
         if name in models:
             raise err(f"model {name!r} is defined twice", "name")
@@ -263,36 +271,39 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         provider_name = spec.get("provider")
         provider = None
         if provider_name is not None:
-            if provider_name not in providers:
-                raise err(f"unknown provider {provider_name!r}; defined providers: "
+            if not isinstance(provider_name, str) or provider_name not in providers:
+                raise err(f"unknown provider {shown(provider_name)}; defined providers: "
                           f"{', '.join(providers) or '(none)'}", "provider")
             provider = providers[provider_name]
         elif launch is None:
             raise err("give provider: NAME (one of the providers above) or a launch: spec", "provider")
         model_id = spec.get("model_id", name)
-        if not isinstance(model_id, str) or not model_id:
-            raise err("model_id must be the id the endpoint knows the model by", "model_id")
+        if not isinstance(model_id, str) or not model_id or model_id != model_id.strip() or not model_id.isprintable():
+            raise err("model_id must be the id the endpoint knows the model by (no spaces or line breaks around "
+                      "it)", "model_id")
         ctx = spec.get("context_length")
-        if ctx is not None and (not isinstance(ctx, int) or isinstance(ctx, bool) or ctx <= 0):
-            raise err("context_length must be a positive number of tokens", "context_length")
+        for key in ("context_length", "max_tokens", "reasoning_budget"):
+            problem = None if spec.get(key) is None else number_problem(
+                spec[key], minimum=1, maximum=MAX_TOKENS, integer=True, what="a positive number of tokens (whole)")
+            if problem:
+                raise err(f"{key} {problem}", key)
         if ctx is None and launch is not None:
             ctx = launch["context"]  # a launched model's context is the n_ctx it is started with
         price = spec.get("price") or {}
-        if not isinstance(price, dict) or set(price) - {"input", "output"} or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in price.values()):
+        if not isinstance(price, dict) or set(price) - {"input", "output"}:
             raise err("price is {input: USD per million tokens, output: USD per million tokens}", "price")
+        for key, value in price.items():
+            problem = number_problem(value, minimum=0, maximum=MAX_USD, unit="US dollars per million tokens")
+            if problem:
+                raise err(f"price.{key} {problem}", "price")
         thinking = spec.get("thinking", "auto")
-        if thinking not in THINKING_MODES:
+        if not isinstance(thinking, bool | str) or thinking not in THINKING_MODES:
             raise err("thinking must be true, false or auto", "thinking")
         thinking_api = spec.get("thinking_api", "auto")
-        if thinking_api not in THINKING_APIS:
+        if not isinstance(thinking_api, str) or thinking_api not in THINKING_APIS:
             raise err(f"thinking_api must be one of {', '.join(THINKING_APIS)} (how the server is asked to think "
                       "or not; see README, Thinking models)", "thinking_api")
-        reasoning_budget = spec.get("reasoning_budget")
-        if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
-                                             or reasoning_budget <= 0):
-            raise err("reasoning_budget must be a positive number of tokens (given to reasoning on top of the "
-                      "answer's max_tokens)", "reasoning_budget")
+        reasoning_budget = spec.get("reasoning_budget")  # tokens for reasoning on top of the answer's max_tokens
         params = spec.get("params") or {}
         if not isinstance(params, dict):
             raise err("params must be a mapping of sampling defaults, e.g. {temperature: 0}", "params")
@@ -301,11 +312,7 @@ def _parse_models(raw, top, providers, file) -> dict[str, ModelSpec]:
         tags = spec.get("tags") or []
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             raise err("tags must be a list of strings", "tags")
-        max_tokens = spec.get("max_tokens")
-        if max_tokens is not None and (not isinstance(max_tokens, int) or isinstance(max_tokens, bool)
-                                       or max_tokens <= 0):
-            raise err("max_tokens must be a positive number of tokens (it caps every case's max_tokens)",
-                      "max_tokens")
+        max_tokens = spec.get("max_tokens")  # caps every case's max_tokens
         guard, tools = _model_switches(spec, err)
         models[name] = ModelSpec(
             name=name, model_id=model_id, provider=provider, context_length=ctx,

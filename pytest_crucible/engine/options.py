@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_crucible.common.errors import InputError
+from pytest_crucible.common.numbers import MAX_USD, number_problem
 
 TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off")
@@ -31,6 +32,7 @@ class Setting:
     cli: str | None = None     # the `crucible` command's flag for the same setting, where it has one
     plugin: bool = True        # False: only the `crucible` command has it
     metavar: str | None = None
+    bounds: dict | None = None  # int and number settings: common.numbers.number_problem's range
 
     @property
     def dest(self) -> str:
@@ -86,17 +88,23 @@ class Setting:
 
     def resolve(self, given: Any = None, ini: Any = None, environ: Mapping[str, str] | None = None) -> Any:
         """The setting's value: the command line's, else the environment's, else the ini file's, else the
-        default."""
+        default. A number out of its range (NaN and infinity included) is an InputError naming its source."""
         if given not in (None, []):
             if self.kind == "list":  # a repeatable flag whose values may be comma-separated too
                 return [part.strip() for value in given for part in str(value).split(",") if part.strip()]
-            return given
+            return self.checked(given, self.cli or self.pytest_flag)
         raw = (os.environ if environ is None else environ).get(self.env)
         if raw not in (None, ""):
-            return self.convert(raw, f"${self.env}")
+            return self.checked(self.convert(raw, f"${self.env}"), f"${self.env}")
         if ini not in (None, "", []):
-            return self.convert(ini, f"ini key {self.dest}")
+            return self.checked(self.convert(ini, f"ini key {self.dest}"), f"ini key {self.dest}")
         return self.default
+
+    def checked(self, value: Any, source: str) -> Any:
+        problem = number_problem(value, **self.bounds) if self.bounds and value is not None else None
+        if problem:
+            raise InputError(f"{source} {problem}")
+        return value
 
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in [
@@ -108,7 +116,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
             default="crucible-results", metavar="DIR"),
     Setting("profile", "case selection: full, smoke, quick, standard, coding, hard, or a profile from models.yaml",
             cli="--profile", metavar="NAME"),
-    Setting("repeats", "ask every case N times (each answer is scored)", kind="int", default=1, metavar="N"),
+    Setting("repeats", "ask every case N times (each answer is scored)", kind="int", default=1, metavar="N",
+            bounds={"minimum": 1, "maximum": 10_000, "integer": True}),
     Setting("seed", "re-roll every case family with this seed (default: the suite's fixed seed), to check a "
             "score for memorisation", kind="int", cli="--seed", metavar="N"),
     Setting("no_builtin_cases", "collect only the case files given on the command line, not the built-in "
@@ -123,7 +132,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
     Setting("judge", "a model from models.yaml that grades judged cases against their gold answer and rubric "
             "(it must first pass a canary); without it judged cases are skipped", cli="--judge", metavar="MODEL"),
     Setting("max_cost", "stop sending requests once the run's cost would pass USD (recorded cost plus the worst "
-            "case of the requests in flight); the rest is skipped", kind="number", metavar="USD"),
+            "case of the requests in flight); the rest is skipped", kind="number", metavar="USD",
+            bounds={"minimum": 0, "above": True, "maximum": MAX_USD, "unit": "US dollars"}),
     # crucible gui
     Setting("gui_host", "address crucible gui binds (any but a loopback address requires a token)",
             default="127.0.0.1", cli="--host", plugin=False, metavar="HOST"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import platform
 import secrets
@@ -78,8 +79,8 @@ class RunSession:
         self._run_lock: FileLock | None = None  # a resumed folder's writer lock, from the start (hold_run_dir)
         if resume:
             self._continue(resume)
-        if max_cost is not None and max_cost <= 0:
-            raise ValueError("--crucible-max-cost must be a positive number of US dollars")
+        if max_cost is not None and not (math.isfinite(max_cost) and max_cost > 0):  # NaN would switch the cap off
+            raise ValueError("--crucible-max-cost must be a positive, finite number of US dollars")
         self.max_cost = max_cost
         # this pytest invocation (a resume is a new one): names what its processes share, like the ledger
         self.invocation = invocation or secrets.token_hex(4)

@@ -7,10 +7,13 @@ redirects on the same origin only: urllib would forward `Authorization` to any h
 
 from __future__ import annotations
 
+import base64
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
+
+from pytest_crucible.common.redact import redact_base_url
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
@@ -43,6 +46,17 @@ _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}), _Credenti
 _VIA_ENV_PROXY = urllib.request.build_opener(_CredentialsStayHome)
 
 
+def _split_user_info(url: str) -> tuple[str, str | None]:
+    """(`url` without `user:password@`, the Basic Authorization header they make, or None)."""
+    parts = urllib.parse.urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    user_info, _, host = parts.netloc.rpartition("@")
+    user, _, password = user_info.partition(":")
+    pair = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}".encode()
+    return urllib.parse.urlunsplit(parts._replace(netloc=host)), "Basic " + base64.b64encode(pair).decode("ascii")
+
+
 class HTTPFailure(Exception):
     """A request failed; `status` is None when the server could not be reached at all."""
 
@@ -65,6 +79,10 @@ def request_json(method: str, url: str, body: dict | None = None, *, timeout: fl
         headers["Content-Type"] = "application/json"
     if token:
         headers["Authorization"] = f"Bearer {token}"
+    url, basic = _split_user_info(url)
+    if basic:  # as the chat client's HTTP stack does with user:password@ in a base URL
+        headers["Authorization"] = basic
+    shown = redact_base_url(url)
     req = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         host = urllib.parse.urlsplit(url).hostname or ""
@@ -73,17 +91,17 @@ def request_json(method: str, url: str, body: dict | None = None, *, timeout: fl
             raw = resp.read()
     except urllib.error.HTTPError as exc:
         text = exc.read().decode("utf-8", "replace")[:500] if exc.fp else ""
-        raise HTTPFailure(f"{method} {url}: HTTP {exc.code} {text}".strip(), status=exc.code,
+        raise HTTPFailure(f"{method} {shown}: HTTP {exc.code} {text}".strip(), status=exc.code,
                           body=text) from None
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise HTTPFailure(f"{method} {url}: {reason}") from None
+        raise HTTPFailure(f"{method} {shown}: {reason}") from None
     if not raw.strip():
         return None
     try:
         return json.loads(raw)
     except json.JSONDecodeError:
-        raise HTTPFailure(f"{method} {url}: reply is not JSON: {raw[:200]!r}", status=200) from None
+        raise HTTPFailure(f"{method} {shown}: reply is not JSON: {raw[:200]!r}", status=200) from None
 
 
 def get_json(url: str, *, timeout: float = 5.0, token: str | None = None):

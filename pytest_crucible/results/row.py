@@ -265,3 +265,37 @@ def latest_rows(rows: Iterable[Row | Mapping[str, Any]]) -> list[Row]:
         by_item.pop(item, None)  # re-inserted: the order is that of the latest rows
         by_item[item] = row
     return list(by_item.values())
+
+
+# The types a row read back must have for the readers (report, compare, resume) to use it: a line of
+# rows.jsonl that is JSON but not shaped like this is damage, skipped like a torn line.
+_TEXT_FIELDS = ("model", "case_id")
+_OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {
+    "run_id": (str, type(None)), "model_id": (str,), "provider": (str,), "category": (str,),
+    "difficulty": (str,), "family": (str,), "case_hash": (str,), "seed": (int, type(None)), "repeat": (int,),
+    "kind": (str,), "started_at": (str,), "params": (dict,), "reason": (str,), "answer_text": (str,),
+    "reasoning": (str,), "tool_calls": (list,), "finish_reason": (str, type(None)), "truncated": (str, type(None)),
+    "served_model": (str, type(None)), "backend": (dict,), "attempts": (int,), "retries": (int,),
+    "waits_s": (int, float), "timings": (dict,), "tokens": (dict,), "cost_usd": (int, float, type(None)),
+    "turns": (list,), "trace": (dict, type(None)), "speed": (dict, type(None)), "wall_s": (int, float, type(None)),
+    "judge": (dict, type(None)), "recovered": (dict, type(None)), "grade_details": (dict, type(None)),
+}
+
+
+def row_problem(data: Any) -> str | None:
+    """Why `data` (a parsed line of rows.jsonl) is not a row, or None when it is one."""
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not a row object"
+    for name in _TEXT_FIELDS:
+        if not isinstance(data.get(name), str):
+            return f"no text {name!r}"
+    if data.get("outcome") not in OUTCOMES:
+        return f"no outcome ({', '.join(OUTCOMES)})"
+    for name, types in _OPTIONAL_TYPES.items():
+        value = data.get(name, types[0]() if types[0] is not type(None) else None)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            return f"field {name!r} is a {type(value).__name__}"
+    tags = data.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        return "field 'tags' is not a list of text"
+    return None

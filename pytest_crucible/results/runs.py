@@ -13,6 +13,7 @@ import os
 import platform
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +37,8 @@ class RunSummary:
     profile: str
     state: str
     counts: dict[str, int] = field(default_factory=dict)  # passed, failed, error, skipped, measured
+    linked: bool = True  # False: the folder's name cannot be put in a URL
+    damage: str = ""  # what is wrong with the folder (skipped rows, a corrupt meta.json, an odd name); "" if whole
 
     @property
     def rate(self) -> float | None:
@@ -66,14 +69,16 @@ def _alive(pid: int) -> bool:
 
 def _started(run_dir: Path) -> str:
     match = RUN_ID_TIME.match(run_dir.name)
-    if match:
-        stamp = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
-    else:
+    try:  # a name can look like a run id's time without being one (20261399-...)
+        stamp = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S").replace(tzinfo=UTC) if match else None
+    except ValueError:
+        stamp = None
+    if stamp is None:
         stamp = datetime.fromtimestamp((run_dir / ROWS_FILE).stat().st_mtime, tz=UTC)
     return stamp.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _counts(run_dir: Path, state: str) -> tuple[dict[str, int], list[str]]:
+def _counts(run_dir: Path, state: str, warn: Callable[[str], None]) -> tuple[dict[str, int], list[str]]:
     """Outcome counts and models: from report.json when the run finished, else from the rows so far."""
     if state == "finished":
         try:
@@ -91,7 +96,7 @@ def _counts(run_dir: Path, state: str) -> tuple[dict[str, int], list[str]]:
             pass  # a report from another version: count the rows
     counts = {o: 0 for o in OUTCOMES}
     models: set[str] = set()
-    for row in latest_rows(read_rows(run_dir)):  # a resumed run's re-asked items count once
+    for row in latest_rows(read_rows(run_dir, warn=warn)):  # a resumed run's re-asked items count once
         counts[row.outcome if row.outcome in OUTCOMES else "error"] += 1
         models.add(row.model)
     return counts, sorted(models)
@@ -102,20 +107,55 @@ def is_run_dir(path: Path) -> bool:
 
 
 def list_runs(results_dir: Path) -> list[RunSummary]:
-    """Every run folder under `results_dir`, newest first (`latest` is a pointer, not a run)."""
+    """Every run folder under `results_dir`, newest first (`latest` is a pointer, not a run). A damaged
+    folder is listed with what is wrong (`damage`), never left out and never an exception."""
     out = []
     for child in Path(results_dir).iterdir() if Path(results_dir).is_dir() else ():
         if child.name == "latest" or child.is_symlink() or not child.is_dir() or not is_run_dir(child):
             continue
-        meta = run_meta(child)
-        state = run_state(child, meta)
-        counts, models = _counts(child, state)
-        meta_models = list(meta.get("models") or [])
-        out.append(RunSummary(run_id=child.name, path=child, started=_started(child),
-                              models=meta_models or models, profile=str(meta.get("profile") or "full"),
-                              state=state, counts=counts))
-    out.sort(key=lambda r: ((r.path / ROWS_FILE).stat().st_mtime, r.run_id), reverse=True)
+        try:
+            summary = _summary(child)
+        except OSError as exc:  # removed or unreadable while listing
+            summary = RunSummary(run_id=child.name, path=child, started="?", models=[], profile="?",
+                                 state="damaged", damage=f"unreadable: {exc.strerror or exc}")
+        if not _printable_name(child.name):  # no URL can name it: shown, not linked
+            summary.run_id = child.name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            summary.linked = False
+            summary.damage = "; ".join(filter(None, ["folder name is not UTF-8: rename it to open the run",
+                                                     summary.damage]))
+        out.append(summary)
+    out.sort(key=_listing_order, reverse=True)
     return out
+
+
+def _summary(child: Path) -> RunSummary:
+    problems: list[str] = []
+
+    def warn(message: str) -> None:
+        problems.append(message.split(f"{child}/", 1)[-1])
+
+    meta = run_meta(child, warn=warn)
+    state = run_state(child, meta)
+    counts, models = _counts(child, state, warn)
+    meta_models = [str(m) for m in meta.get("models") or []] if isinstance(meta.get("models"), list) else []
+    return RunSummary(run_id=child.name, path=child, started=_started(child), models=meta_models or models,
+                      profile=str(meta.get("profile") or "full"), state=state, counts=counts,
+                      damage="; ".join(problems))
+
+
+def _printable_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # a byte that is not UTF-8, kept by the filesystem encoding as a surrogate
+        return False
+    return True
+
+
+def _listing_order(run: RunSummary) -> tuple[float, str]:
+    try:
+        return (run.path / ROWS_FILE).stat().st_mtime, run.run_id
+    except OSError:
+        return 0.0, run.run_id
 
 
 def find_run(results_dir: Path, run_id: str) -> Path | None:

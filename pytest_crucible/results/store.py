@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,8 @@ from filelock import FileLock, Timeout
 
 from pytest_crucible.common.errors import CrucibleError, InputError
 from pytest_crucible.common.filelocks import exclusive
+from pytest_crucible.common.numbers import dumps_finite
+from pytest_crucible.results.row import row_problem
 
 if TYPE_CHECKING:
     from pytest_crucible.results.row import Row
@@ -84,7 +87,7 @@ class RunStore:
     def write_meta(self, meta: dict[str, Any]) -> None:
         self.meta = meta
         tmp = self.run_dir / f".{META_FILE}.tmp"
-        tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
+        tmp.write_text(dumps_finite(meta, indent=2, default=str) + "\n", encoding="utf-8")
         os.replace(tmp, self.run_dir / META_FILE)
 
     def _end_torn_line(self) -> None:
@@ -98,7 +101,7 @@ class RunStore:
 
     def append(self, row: Row) -> None:
         """Append one row (a row.Row) and sync it to disk."""
-        self._file.write((json.dumps(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
+        self._file.write((dumps_finite(row.to_dict(), ensure_ascii=False, default=str) + "\n").encode("utf-8"))
         self._file.flush()
         os.fsync(self._file.fileno())  # a crash must not lose an item that already ended
 
@@ -128,41 +131,88 @@ def resolve_run_dir(out_dir: str | os.PathLike[str], given: str) -> Path:
     return path
 
 
-def read_rows(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Rows of a run; a half-written last line (the run crashed mid-write) is ignored."""
-    return list(iter_rows(path))
+def read_rows(path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """Rows of a run; damaged lines (see `iter_rows`) are skipped and said once on stderr."""
+    return list(iter_rows(path, warn=warn))
 
 
-def iter_rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+def iter_rows(path: str | os.PathLike[str], *,
+              warn: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
     """The rows of a run one at a time, as `read_rows` reads them: a reader that keeps only what it makes
-    of each row (`crucible compare`: Row objects) never holds every parsed line at once."""
+    of each row (`crucible compare`: Row objects) never holds every parsed line at once.
+
+    A full disk or a kill tears a write anywhere (inside a multi-byte character too), so a line that is not
+    UTF-8, not JSON or not shaped like a row is skipped, never raised: every good row is kept, and once the
+    file is read `warn` (default: a line on stderr) names the file and the skipped lines."""
     path = Path(path)
     if path.is_dir():
         path = path / ROWS_FILE
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                row: dict[str, Any] = json.loads(line)
+    skipped: list[tuple[int, str]] = []
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            row, problem = _parse_row_line(raw)
+            if problem:
+                skipped.append((number, problem))
+            elif row is not None:
                 yield row
-            except json.JSONDecodeError:
-                continue
+    if skipped:
+        (warn or _warn_stderr)(damaged_lines_message(path, skipped))
 
 
-def read_meta(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The meta a run wrote as it started, or None (a run of an older version)."""
-    path = Path(run_dir) / META_FILE
-    meta: dict[str, Any] | None = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
-    return meta
+def _parse_row_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """(row, None), (None, why the line is skipped) or (None, None) for a blank line."""
+    if not raw.strip():
+        return None, None
+    torn = "" if raw.endswith(b"\n") else " (torn: the file ends inside it)"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, "not UTF-8" + torn
+    try:
+        data = json.loads(text, parse_constant=lambda _: None)  # NaN, Infinity: not JSON, read as null
+    except (ValueError, RecursionError):
+        return None, "not JSON" + torn
+    problem = row_problem(data)
+    return (None, problem + torn) if problem else (data, None)
 
 
-def run_meta(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
+def damaged_lines_message(path: Path, skipped: list[tuple[int, str]], shown: int = 5) -> str:
+    listed = "; ".join(f"line {n}: {why}" for n, why in skipped[:shown])
+    more = f"; and {len(skipped) - shown} more" if len(skipped) > shown else ""
+    return (f"crucible: warning: {path}: skipped {len(skipped)} damaged line(s), every other row kept "
+            f"({listed}{more})")
+
+
+def _warn_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def read_meta(run_dir: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> dict[str, Any] | None:
+    """The meta a run wrote as it started, or None (a run of an older version, or a damaged meta.json:
+    `warn`, default stderr, says so)."""
+    return _read_json_object(Path(run_dir) / META_FILE, warn)
+
+
+def run_meta(run_dir: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> dict[str, Any]:
     """A run's meta: meta.json (written as it started, so there after a crash), else the meta in its
     report.json (older versions), else just its id."""
     run_dir = Path(run_dir)
-    meta = read_meta(run_dir)
-    if meta is None and (run_dir / "report.json").is_file():
-        meta = json.loads((run_dir / "report.json").read_text(encoding="utf-8")).get("meta")
-    return meta or {"run_id": run_dir.resolve().name}
+    meta = read_meta(run_dir, warn=warn)
+    if meta is None:
+        report = _read_json_object(run_dir / "report.json", warn)
+        meta = report.get("meta") if report else None
+    return meta if isinstance(meta, dict) and meta else {"run_id": run_dir.resolve().name}
+
+
+def _read_json_object(path: Path, warn: Callable[[str], None] | None) -> dict[str, Any] | None:
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        (warn or _warn_stderr)(f"crucible: warning: {path}: damaged, ignored ({type(exc).__name__})")
+        return None
+    if not isinstance(data, dict):
+        (warn or _warn_stderr)(f"crucible: warning: {path}: damaged, ignored (not a JSON object)")
+        return None
+    return data

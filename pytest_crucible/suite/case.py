@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_crucible.common.errors import CaseError
+from pytest_crucible.common.numbers import MAX_SECONDS, MAX_TOKENS, number_problem
 from pytest_crucible.common.yamlio import LineDict, load_yaml
 from pytest_crucible.suite.agent_loop import check_simulation
 from pytest_crucible.suite.grader_types import check_spec
@@ -24,6 +25,8 @@ DIFFICULTIES = ("easy", "medium", "hard")
 MARKER_TAGS = ("judged", "smoke", "starter")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$")
 DEFAULT_MAX_TOKENS = 4096
+TOKENS: dict[str, Any] = {"minimum": 1, "maximum": MAX_TOKENS, "integer": True, "what": "a positive integer (tokens)"}
+SECONDS: dict[str, Any] = {"minimum": 0, "above": True, "maximum": MAX_SECONDS, "what": "a positive number of seconds"}
 # The seed case families use unless the user re-rolls them (--crucible-seed N, cases verify --seed N):
 # fixed, so two runs of one suite version ask the same questions.
 DEFAULT_SEED = 20261203
@@ -149,7 +152,7 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
                                             "system", "timeout_s", "reasoning_budget"}
         first_line = None  # every YAML case has its own line
         if unknown_defaults:
-            key = sorted(unknown_defaults)[0]
+            key = sorted(unknown_defaults, key=str)[0]
             raise CaseError("unknown file-level key; allowed: category, difficulty, tags, params, "
                             "max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
@@ -170,6 +173,9 @@ def _load_python_entries(path: Path, seed: int) -> tuple[list, int | None]:
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
+    except SystemExit as exc:  # the user's file must not end the run (or `crucible cases list`) silently
+        raise CaseError(f"importing the file called sys.exit({exc.code!r})", file=str(path),
+                        line=_line_in(exc, path)) from None
     except Exception as exc:  # the user's file failed to import: report where, not a traceback
         raise CaseError(f"importing the file raised {type(exc).__name__}: {exc}", file=str(path),
                         line=_line_in(exc, path)) from None
@@ -180,7 +186,7 @@ def _load_python_entries(path: Path, seed: int) -> tuple[list, int | None]:
             entries = module.cases(seed) if inspect.signature(module.cases).parameters else module.cases()
         except CaseError:
             raise
-        except Exception as exc:  # a family's generator broke: say where, not a traceback
+        except (Exception, SystemExit) as exc:  # a family's generator broke: say where, not a traceback
             raise CaseError(f"cases({seed}) raised {type(exc).__name__}: {exc}", file=str(path),
                             line=_line_in(exc, path)) from None
         line = getattr(getattr(module.cases, "__code__", None), "co_firstlineno", None)
@@ -189,6 +195,9 @@ def _load_python_entries(path: Path, seed: int) -> tuple[list, int | None]:
     else:
         raise CaseError("a Python case file defines CASES (a list of case mappings) or a function "
                         "cases() returning one", file=str(path))
+    if not isinstance(entries, list | tuple):
+        raise CaseError(f"{'cases()' if line else 'CASES'} must be a list of case mappings, got "
+                        f"{type(entries).__name__}", file=str(path), line=line)
     return list(entries), line
 
 
@@ -222,12 +231,12 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
 
     unknown = set(entry) - _FIELDS
     if unknown:
-        key = sorted(unknown)[0]
+        key = str(sorted(unknown, key=str)[0])
         raise fail(f"unknown field; allowed fields are {', '.join(sorted(_FIELDS))}", key)
     merged = dict(defaults or {})
     merged.update(entry)
 
-    if not isinstance(case_id, str) or not ID_PATTERN.match(case_id):
+    if not isinstance(case_id, str) or not ID_PATTERN.fullmatch(case_id):
         raise fail("write an id of letters, digits, '.', '_' or '-' (at most 80), e.g. id: MA01-digit-sum",
                    "id")
 
@@ -251,13 +260,13 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         if tool.get("type") != "function" or not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
             raise fail("each tool needs type: function and function: {name, description, parameters}", "tools")
 
-    max_tokens = merged.get("max_tokens", DEFAULT_MAX_TOKENS)
-    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens <= 0:
-        raise fail(f"max_tokens must be a positive integer, got {max_tokens!r}", "max_tokens")
-    reasoning_budget = merged.get("reasoning_budget")
-    if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
-                                         or reasoning_budget <= 0):
-        raise fail(f"reasoning_budget must be a positive integer, got {reasoning_budget!r}", "reasoning_budget")
+    max_tokens, reasoning_budget = merged.get("max_tokens", DEFAULT_MAX_TOKENS), merged.get("reasoning_budget")
+    timeout_s, min_context = merged.get("timeout_s"), merged.get("min_context")
+    for key, value, bounds in (("max_tokens", max_tokens, TOKENS), ("reasoning_budget", reasoning_budget, TOKENS),
+                               ("min_context", min_context, TOKENS), ("timeout_s", timeout_s, SECONDS)):
+        problem = None if value is None else number_problem(value, **bounds)
+        if problem:
+            raise fail(f"{key} {problem}", key)
     params = merged.get("params") or {}
     if not isinstance(params, dict):
         raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
@@ -270,13 +279,6 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
     if grader.get("type") == "judge" and "judged" not in tags:
         tags = [*tags, "judged"]
-    timeout_s = merged.get("timeout_s")
-    if timeout_s is not None and (not isinstance(timeout_s, (int, float)) or isinstance(timeout_s, bool)
-                                  or timeout_s <= 0):
-        raise fail("timeout_s must be a positive number of seconds", "timeout_s")
-    min_context = merged.get("min_context")
-    if min_context is not None and (not isinstance(min_context, int) or min_context <= 0):
-        raise fail("min_context must be a positive number of tokens", "min_context")
     verify = merged.get("verify") or {}
     if not isinstance(verify, dict):
         raise fail("verify must be a mapping (solver, reference, wrong, ...)", "verify")
