@@ -242,41 +242,11 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
     messages = _build_messages(merged, fail)
     grader, speed = _grader_or_plan(merged, category, fail)
 
-    tools = merged.get("tools") or []
-    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
-        raise fail("tools must be a list of OpenAI tool definitions ({type: function, function: {...}})",
-                   "tools")
-    for tool in tools:
-        fn = tool.get("function")
-        if tool.get("type") != "function" or not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
-            raise fail("each tool needs type: function and function: {name, description, parameters}", "tools")
-
-    max_tokens = merged.get("max_tokens", DEFAULT_MAX_TOKENS)
-    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens <= 0:
-        raise fail(f"max_tokens must be a positive integer, got {max_tokens!r}", "max_tokens")
-    reasoning_budget = merged.get("reasoning_budget")
-    if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
-                                         or reasoning_budget <= 0):
-        raise fail(f"reasoning_budget must be a positive integer, got {reasoning_budget!r}", "reasoning_budget")
-    params = merged.get("params") or {}
-    if not isinstance(params, dict):
-        raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
-    for key, instead in refused_params(params):
-        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
-    tags = merged.get("tags") or []
-    if isinstance(tags, str):
-        tags = [tags]
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
-        raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
-    if grader.get("type") == "judge" and "judged" not in tags:
-        tags = [*tags, "judged"]
-    timeout_s = merged.get("timeout_s")
-    if timeout_s is not None and (not isinstance(timeout_s, (int, float)) or isinstance(timeout_s, bool)
-                                  or timeout_s <= 0):
-        raise fail("timeout_s must be a positive number of seconds", "timeout_s")
-    min_context = merged.get("min_context")
-    if min_context is not None and (not isinstance(min_context, int) or min_context <= 0):
-        raise fail("min_context must be a positive number of tokens", "min_context")
+    tools = _build_tools(merged, fail)
+    max_tokens, reasoning_budget = _token_limits(merged, fail)
+    params = _build_params(merged, fail)
+    tags = _build_tags(merged, grader, fail)
+    timeout_s, min_context = _run_limits(merged, fail)
     verify = merged.get("verify") or {}
     if not isinstance(verify, dict):
         raise fail("verify must be a mapping (solver, reference, wrong, ...)", "verify")
@@ -295,6 +265,62 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         simulation=_plain(simulation), speed=_plain(speed) if speed is not None else None,
         reasoning_budget=reasoning_budget,
     )
+
+
+def _build_tools(merged: dict, fail) -> list:
+    tools = merged.get("tools") or []
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise fail("tools must be a list of OpenAI tool definitions ({type: function, function: {...}})",
+                   "tools")
+    for tool in tools:
+        fn = tool.get("function")
+        if tool.get("type") != "function" or not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise fail("each tool needs type: function and function: {name, description, parameters}", "tools")
+    return tools
+
+
+def _token_limits(merged: dict, fail) -> tuple[int, int | None]:
+    """max_tokens and reasoning_budget, each a positive integer (the budget may be absent)."""
+    max_tokens = merged.get("max_tokens", DEFAULT_MAX_TOKENS)
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens <= 0:
+        raise fail(f"max_tokens must be a positive integer, got {max_tokens!r}", "max_tokens")
+    reasoning_budget = merged.get("reasoning_budget")
+    if reasoning_budget is not None and (not isinstance(reasoning_budget, int) or isinstance(reasoning_budget, bool)
+                                         or reasoning_budget <= 0):
+        raise fail(f"reasoning_budget must be a positive integer, got {reasoning_budget!r}", "reasoning_budget")
+    return max_tokens, reasoning_budget
+
+
+def _build_params(merged: dict, fail) -> dict:
+    params = merged.get("params") or {}
+    if not isinstance(params, dict):
+        raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
+    for key, instead in refused_params(params):
+        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
+    return params
+
+
+def _build_tags(merged: dict, grader: dict, fail) -> list[str]:
+    tags = merged.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
+        raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
+    if grader.get("type") == "judge" and "judged" not in tags:
+        tags = [*tags, "judged"]
+    return tags
+
+
+def _run_limits(merged: dict, fail) -> tuple[float | int | None, int | None]:
+    """timeout_s (seconds) and min_context (tokens), both optional and positive."""
+    timeout_s = merged.get("timeout_s")
+    if timeout_s is not None and (not isinstance(timeout_s, (int, float)) or isinstance(timeout_s, bool)
+                                  or timeout_s <= 0):
+        raise fail("timeout_s must be a positive number of seconds", "timeout_s")
+    min_context = merged.get("min_context")
+    if min_context is not None and (not isinstance(min_context, int) or min_context <= 0):
+        raise fail("min_context must be a positive number of tokens", "min_context")
+    return timeout_s, min_context
 
 
 def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
