@@ -156,6 +156,10 @@ class Sandbox:
         self._seccomp = None if self.unsandboxed else fork_filter()
         self._seccomp_strict = None if self.unsandboxed else fork_filter(no_signal_handlers=True)
         self._static = None if self.unsandboxed else self._static_bwrap_args()
+        # the code grader's canary verdict for this sandbox (grading.code.canary): run once per sandbox
+        self.canary_checked = False
+        self.canary_failure: str | None = None
+        self.canary_lock = threading.Lock()
 
     @property
     def mode(self) -> str:

@@ -38,7 +38,8 @@ HARNESS_VERSION = hashlib.sha256(HARNESS_SOURCE.encode()).hexdigest()[:12]
 HARNESS_CODE = marshal.dumps(compile(HARNESS_SOURCE, "crucible-harness.py", "exec", dont_inherit=True))
 # CPython 3.11 counts AST conversion depth in interpreter-wide state: two threads parsing or compiling a
 # tree at once can fail with "SystemError: AST constructor recursion depth mismatch" (gh-106905). The
-# verifier and xdist-less runs grade in threads, so trees are made one at a time.
+# verifier and xdist-less runs grade in threads, so trees are made one at a time. Process-wide on purpose:
+# the state it guards is the interpreter's.
 _AST_LOCK = threading.RLock()  # re-entrant: a finalizer run mid-parse may parse too
 RESERVED = "__crucible"
 # always private to the tests (cheap, and what numeric tests call)
@@ -115,6 +116,7 @@ def _perf_items(perf) -> list[dict]:
     return out
 
 
+# memoised: a pure function of its arguments (the same tests are prepared for every model and repeat)
 @lru_cache(maxsize=512)
 def _prepare(tests: str, entry_point: str, setup: str, perf: tuple[tuple[str, str, str], ...]) -> PreparedTests:
     if not isinstance(tests, str) or not tests.strip():
@@ -171,7 +173,7 @@ def parse_python(source: str, mode: str = "exec") -> ast.AST:
         return ast.parse(source, mode=mode)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=512)   # memoised: a pure function of the source (code objects are immutable)
 def compile_trusted(source: str, filename: str):
     """Compile case code (a prelude) here on the host; raises TestSpecError on a syntax error."""
     if not source.strip():
@@ -195,7 +197,7 @@ def _parse(source: str, where: str) -> ast.Module:
     return tree
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)  # memoised: a pure function of the code
 def code_imports(code: str) -> tuple[str, ...]:
     """Standard-library modules a piece of code imports, to import before the code under test runs
     (a module imported later goes through the audit hook, which is slower; a few, like `types`, even
