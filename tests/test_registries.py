@@ -152,3 +152,37 @@ def test_broken_entry_points_are_named_with_their_package(tmp_path, monkeypatch)
         importers.load_import("half")
     with pytest.raises(CaseError, match="unknown import 'mbpp'; use one of bfcl, half, humaneval"):
         importers.load_import("mbpp")
+
+
+def _declared(group: str) -> dict[str, str]:
+    """The entry points pytest-crucible's own pyproject.toml declares in `group`."""
+    import tomllib  # only this test reads the project file
+
+    pyproject = Path(graders.__file__).resolve().parents[2] / "pyproject.toml"
+    return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["entry-points"].get(group, {})
+
+
+def test_the_built_ins_are_declared_as_entry_points_like_a_third_party_one():
+    from importlib.metadata import EntryPoint
+
+    from pytest_crucible.engine.item_kinds import KINDS
+    from pytest_crucible.suite.grader_types import ENTRY_POINT_GROUP, GRADERS
+
+    declared = _declared(ENTRY_POINT_GROUP)
+    assert declared == GRADERS.builtin
+    kinds = _declared(KINDS.group)
+    assert kinds == {"speed": "pytest_crucible.speed.item_kind:SPEED"} == {"speed": KINDS.builtin["speed"]}
+    for registry, entries in ((GRADERS, declared), (KINDS, kinds)):
+        for name, value in entries.items():
+            assert EntryPoint(name, value, registry.group).load() is registry.get(name), name
+
+
+def test_the_packages_own_declaration_of_a_built_in_is_no_take_over(tmp_path, monkeypatch, recwarn):
+    """Installed metadata lists the built-ins (as pyproject.toml declares them): no warning, one entry each."""
+    add_distribution(tmp_path, monkeypatch, {}, """
+        [pytest_crucible.graders]
+        numeric = pytest_crucible.grading.numeric:GRADER
+        """, name="crucible-itself")
+    assert known_types().count("numeric") == 1
+    assert type(graders.get_grader("numeric")).__module__ == "pytest_crucible.grading.numeric"
+    assert not [w for w in recwarn if "registers the grader type" in str(w.message)]

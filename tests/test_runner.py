@@ -124,14 +124,12 @@ def install_kinds(tmp_path, monkeypatch, source: str, entries: str) -> None:
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: echo-kind\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text("[pytest_crucible.item_kinds]\n" + entries)
     monkeypatch.syspath_prepend(str(tmp_path))
-    kinds.registered.cache_clear()
 
 
 @pytest.fixture
 def fresh_kinds():
     yield
     sys.modules.pop("echo_kind", None)
-    kinds.registered.cache_clear()
 
 
 def test_a_kind_that_is_no_item_kind_or_takes_a_built_in_name_is_refused(tmp_path, monkeypatch, fresh_kinds,

@@ -138,3 +138,39 @@ def test_every_import_inside_a_function_says_why_it_is_lazy():
                     if not reason:
                         unexplained.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {line.strip()}")
     assert not unexplained, "imports inside functions without a `# lazy: <why>`:\n" + "\n".join(unexplained)
+
+
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 80
+# The sandbox harness is one function on purpose: its MAC key and guards live only in that one frame's
+# locals (it reads no global at run time), so code under test cannot reach them (see harness.py).
+SIZE_EXCEPTIONS = {"pytest_crucible.sandbox.harness": "_crucible_harness"}
+
+
+def _oversized(path: Path, name: str) -> list[str]:
+    source = path.read_text(encoding="utf-8")
+    found = []
+    lines = len(source.splitlines())
+    if lines > MAX_MODULE_LINES and name not in SIZE_EXCEPTIONS:
+        found.append(f"{name}: {lines} lines")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            if length > MAX_FUNCTION_LINES and SIZE_EXCEPTIONS.get(name) != node.name:
+                found.append(f"{name}.{node.name}: {length} lines")
+    return found
+
+
+def test_no_module_or_function_is_too_long():
+    offenders = [o for name, path in sorted(_modules().items()) for o in _oversized(path, name)]
+    assert not offenders, f"over {MAX_MODULE_LINES} lines a module or {MAX_FUNCTION_LINES} a function: {offenders}"
+
+
+def test_the_size_check_catches_a_long_function_and_module(tmp_path):
+    long_function = "def f():\n" + "    x = 1\n" * MAX_FUNCTION_LINES
+    path = tmp_path / "big.py"
+    path.write_text(long_function + "\n" * (MAX_MODULE_LINES - MAX_FUNCTION_LINES), encoding="utf-8")
+    assert _oversized(path, "pytest_crucible.big") == ["pytest_crucible.big: 501 lines",
+                                                         f"pytest_crucible.big.f: {MAX_FUNCTION_LINES + 1} lines"]
+    assert _oversized(path, "pytest_crucible.sandbox.harness") == [
+        f"pytest_crucible.sandbox.harness.f: {MAX_FUNCTION_LINES + 1} lines"]

@@ -326,6 +326,14 @@ def build_parser() -> argparse.ArgumentParser:
                                      "itself (runs: pytest --models NAME)")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    _add_init(sub)
+    _add_run_commands(sub)
+    _add_service_commands(sub)
+    _add_cases_commands(sub)
+    return parser
+
+
+def _add_init(sub) -> None:
     p = sub.add_parser("init", help="write a commented models.yaml naming a model the server serves")
     p.add_argument("path", nargs="?", default="models.yaml")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
@@ -334,6 +342,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for it (default 3)")
     p.set_defaults(func=_cmd_init)
 
+
+
+def _add_run_commands(sub) -> None:
+    """Commands that read finished runs: report, recover, pairwise, compare."""
     p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl, "
                        "and say where they are")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
@@ -374,6 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
         SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_compare)
 
+
+def _add_service_commands(sub) -> None:
+    """Commands about what this machine reaches: status, models, the gui."""
     p = sub.add_parser("status", help="leases, devices, providers (up or down, key set or not), local models, "
                        "sandbox and case counts")
     SETTINGS["config"].add_to(p)
@@ -394,6 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
         SETTINGS[name].add_to(p)
     p.set_defaults(func=_cmd_gui)
 
+
+def _add_cases_commands(sub) -> None:
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)
     p = csub.add_parser("list", help="list cases (default: the built-in suite), counts per category and "
@@ -410,7 +427,6 @@ def build_parser() -> argparse.ArgumentParser:
         SETTINGS[name].add_to(p)
     p.add_argument("-v", "--verbose", action="store_true", help="print progress lines")
     p.set_defaults(func=_cmd_cases_verify)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

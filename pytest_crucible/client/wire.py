@@ -170,6 +170,7 @@ def _enable_stamps(sock: socket.socket | None) -> bool:
         return False
 
 
+# process-wide on purpose: what it holds switched on is the kernel's, for every socket of the process
 _stamping_switch: list[socket.socket] = []
 _stamping_lock = threading.Lock()
 

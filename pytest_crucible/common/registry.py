@@ -12,9 +12,13 @@ schedulers and syrupy finds serializers; nothing is configured here:
     [project.entry-points."pytest_crucible.item_kinds"]
     agent = "my_package.kinds:AGENT"             # a kinds.ItemKind (tried before the built-in kinds)
 
-A built-in name cannot be taken over: an entry point that reuses one is ignored with a warning.
-Entry points are read on each lookup of a name that is not built in (no cache, so a package installed
-during a session is found); built-in names never touch the metadata. The core imports no pytest.
+The built-in graders and the speed item kind are declared in these same groups in pytest-crucible's own
+pyproject.toml. Each Registry also holds them in `builtin` (the same "module:attribute" values; a test keeps
+the two equal), so a source checkout whose installed metadata is stale finds them too, and looking up a
+built-in name never scans the metadata. An entry point that reuses a built-in name with another value is
+ignored with a warning: a built-in cannot be taken over. Entry points are read on each lookup of a name
+that is not built in (no cache, so a package installed during a session is found). The core imports no
+pytest.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ class Registry:
         found: dict[str, EntryPoint] = {}
         for entry in entry_points(group=self.group):
             name = self.key(entry.name)
+            if name in self.builtin and entry.value.replace(" ", "") == self.builtin[name]:
+                continue    # pytest-crucible's own declaration of a built-in (see pyproject.toml): same object
             if name in self.builtin:
                 dist = getattr(entry.dist, "name", "an installed package")
                 warnings.warn(f"{dist} registers the {self.what} {entry.name!r} in {self.group}, which is "

@@ -18,7 +18,6 @@ is a few lines:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,8 +43,17 @@ class RunSettings:
     hardware: Any = None              # the speed runner's Hardware when the caller knows it (else detected)
     judge: Any = None                 # the judge.Judge that grades judged cases (--crucible-judge), or None
 
+    # the item kinds this run tries, read from the entry points on first use (one slot; a list because the
+    # dataclass is frozen; dataclasses.replace makes a new, empty one)
+    _item_kinds: list = field(default_factory=list, init=False, repr=False, compare=False)
+
     def sandbox(self):
         return get_sandbox(allow_unsandboxed=self.allow_unsandboxed)
+
+    def item_kinds(self) -> tuple[ItemKind, ...]:
+        if not self._item_kinds:
+            self._item_kinds.append(registered())
+        return self._item_kinds[0]
 
 
 @dataclass
@@ -147,9 +155,9 @@ KINDS = Registry(ENTRY_POINT_GROUP, "item kind", {
 }, needs=("applies", "ask", "finish"))
 
 
-@functools.cache
 def registered() -> tuple[ItemKind, ...]:
-    """Every kind, in the order they are tried (see the module docstring)."""
+    """Every kind, in the order they are tried (see the module docstring); read anew on each call (a run
+    keeps its own: RunSettings.item_kinds)."""
     added = KINDS.added()
     for kind in added:
         if not isinstance(kind, ItemKind):
@@ -158,5 +166,6 @@ def registered() -> tuple[ItemKind, ...]:
     return (*added, *(KINDS.get(name) for name in KINDS.builtin))
 
 
-def kind_for(case: Case) -> ItemKind:
-    return next(kind for kind in registered() if kind.applies(case))
+def kind_for(case: Case, settings: RunSettings | None = None) -> ItemKind:
+    kinds = settings.item_kinds() if settings is not None else registered()
+    return next(kind for kind in kinds if kind.applies(case))

@@ -44,7 +44,7 @@ def prepare(item: ItemContext) -> tuple[ItemKind | None, str | None]:
     """The item's kind and why it is skipped (None: it runs). Never raises: (None, None) when the row
     is settled as an error."""
     try:
-        kind = kind_for(item.case)
+        kind = kind_for(item.case, item.settings)
         item.row.kind = kind.name
         return kind, skip_reason(item) or (kind.skip(item) if kind.skip else None)
     except Exception as exc:

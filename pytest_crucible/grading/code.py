@@ -50,9 +50,7 @@ import os
 import platform
 import re
 import sys
-import threading
 import time
-import weakref
 from pathlib import Path
 
 from filelock import FileLock
@@ -356,23 +354,21 @@ def check(candidate):
 """
 _CANARY_GOOD = "def canary_sum(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n"
 _CANARY_BAD = "def canary_sum(xs):\n    return len(xs)\n"
-_canary_results: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # sandbox -> None or the failure
-_canary_lock = threading.Lock()
 
 
 def canary(sandbox: Sandbox | None = None) -> None:
     """Before the first code case of a run: the sandbox must run a known-good program, pass a known-good
     solution and fail a known-wrong one. Raises SandboxError (infrastructure) otherwise. The result,
-    good or bad, is kept per sandbox for the life of the process."""
+    good or bad, is kept on the sandbox for its life."""
     sandbox = sandbox or get_sandbox()
-    with _canary_lock:
-        if sandbox not in _canary_results:
+    with sandbox.canary_lock:
+        if not sandbox.canary_checked:
             try:
                 _run_canary(sandbox)
-                _canary_results[sandbox] = None
             except SandboxError as exc:
-                _canary_results[sandbox] = str(exc)
-        failure = _canary_results[sandbox]
+                sandbox.canary_failure = str(exc)
+            sandbox.canary_checked = True
+        failure = sandbox.canary_failure
     if failure is not None:
         raise SandboxError(failure)
 

@@ -76,6 +76,18 @@ def validate_launch(raw, base_dir: Path | None = None,
     if unknown:
         raise fail(f"unknown launch field; allowed: {', '.join(sorted(LAUNCH_FIELDS))}", unknown[0])
     out: dict = {}
+    _add_model_file(raw, base_dir, out, fail)
+    _add_placement(raw, out, fail)
+    _add_server(raw, out, fail)
+    if "displace" in raw:
+        if not isinstance(raw["displace"], list):
+            _bad_displace(fail)
+        out["displace"] = [_validate_displace(entry, i, fail) for i, entry in enumerate(raw["displace"])]
+    return out
+
+
+def _add_model_file(raw: dict, base_dir: Path | None, out: dict, fail) -> None:
+    """gguf: PATH, or package: NAME with an optional file: inside it."""
     if "gguf" in raw and "package" in raw:
         raise fail("give either gguf: PATH or package: NAME, not both", "gguf")
     if "gguf" in raw:
@@ -98,6 +110,10 @@ def validate_launch(raw, base_dir: Path | None = None,
             if not isinstance(raw["file"], str) or not raw["file"].endswith(".gguf"):
                 raise fail("file must name a .gguf file inside the package", "file")
             out["file"] = raw["file"]
+
+
+def _add_placement(raw: dict, out: dict, fail) -> None:
+    """context, threads, devices and gpu_layers: where and how large the model runs."""
     context = raw.get("context", DEFAULT_CONTEXT)
     if not _is_int(context) or context < 128:
         raise fail("context must be the context size in tokens (n_ctx), at least 128, e.g. 8192", "context")
@@ -128,6 +144,10 @@ def validate_launch(raw, base_dir: Path | None = None,
         out["gpu_layers"] = layers
     elif out["devices"] == "cpu":
         out["gpu_layers"] = 0
+
+
+def _add_server(raw: dict, out: dict, fail) -> None:
+    """chat_format, server, binary, args and the timeouts: how the server is started."""
     if "chat_format" in raw:
         if not isinstance(raw["chat_format"], str) or not raw["chat_format"].strip():
             raise fail("chat_format must be a llama.cpp chat format name, e.g. chatml-function-calling",
@@ -156,11 +176,6 @@ def validate_launch(raw, base_dir: Path | None = None,
             out[key] = float(raw[key])
         elif default is not None:
             out[key] = default
-    if "displace" in raw:
-        if not isinstance(raw["displace"], list):
-            _bad_displace(fail)
-        out["displace"] = [_validate_displace(entry, i, fail) for i, entry in enumerate(raw["displace"])]
-    return out
 
 
 def _bad_displace(fail):

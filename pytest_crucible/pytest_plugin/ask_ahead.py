@@ -114,7 +114,7 @@ class AskAhead:
                 session, case, repeat = self.session, state.case, state.repeat
                 model = session.model(state.model_name)
                 lane = session.ahead_lane(model) if _default_fixtures(item) else None
-                entry = Upcoming(item.nodeid, lane, kind_for(case).exclusive,
+                entry = Upcoming(item.nodeid, lane, kind_for(case, session.settings).exclusive,
                                  lambda: session.start_ahead(case, model, repeat))
             else:
                 entry = Upcoming(item.nodeid, None, False, lambda: None)

@@ -1,9 +1,11 @@
 """The code sandbox (layer 1).
 
 - `bwrap`: the bubblewrap runner (`Sandbox`, `RunResult`) and the per-process default sandbox;
+- `supervise`: feeding a started child and collecting its output within the time and output limits;
 - `seccomp`: the hand-written seccomp filter (no new processes; no signal handlers for harness runs);
 - `harness`: the test harness that runs inside the sandbox (never imported on the host);
-- `testrun`: the host side of the harness: test rewriting, the run, the authenticated verdict.
+- `assert_rewrite`: numbering the tests' asserts and rewriting them into the harness's guard calls;
+- `testrun`: the host side of the harness: preparing the tests, the run, the authenticated verdict.
 """
 
 from pytest_crucible.sandbox.bwrap import (

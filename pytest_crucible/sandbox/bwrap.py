@@ -31,7 +31,6 @@ import fcntl
 import functools
 import math
 import os
-import selectors
 import shutil
 import signal as _signal
 import site
@@ -46,9 +45,9 @@ from pathlib import Path, PurePosixPath
 
 from pytest_crucible.common.errors import SandboxError
 from pytest_crucible.sandbox.seccomp import fork_filter
+from pytest_crucible.sandbox.supervise import OUTPUT_LIMIT as OUTPUT_LIMIT  # re-exported: part of the runner API
+from pytest_crucible.sandbox.supervise import collect
 
-OUTPUT_LIMIT = 1 << 20          # bytes kept of stdout, of stderr and of the result channel
-FLOOD_LIMIT = 64 << 20          # bytes read in all before a flooding program is killed
 TMPFS_MB = 64                   # size of the private /tmp (also RLIMIT_FSIZE)
 OPEN_FILES = 256
 THREADS = 64                    # RLIMIT_NPROC inside the sandbox
@@ -157,6 +156,10 @@ class Sandbox:
         self._seccomp = None if self.unsandboxed else fork_filter()
         self._seccomp_strict = None if self.unsandboxed else fork_filter(no_signal_handlers=True)
         self._static = None if self.unsandboxed else self._static_bwrap_args()
+        # the code grader's canary verdict for this sandbox (grading.code.canary): run once per sandbox
+        self.canary_checked = False
+        self.canary_failure: str | None = None
+        self.canary_lock = threading.Lock()
 
     @property
     def mode(self) -> str:
@@ -312,97 +315,9 @@ class Sandbox:
 
     def _supervise(self, proc: subprocess.Popen, started: float, *, stdin: bytes, timeout_s: float,
                    start_r: int, chan_r: int | None) -> RunResult:
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None  # all pipes
-        deadline = started + timeout_s
-        out = {"stdout": bytearray(), "stderr": bytearray(), "start": bytearray(), "channel": bytearray()}
-        truncated = False
-        total = 0
-        killed_for = None            # "timeout" | "flood"
-        exited_at = None
-        sel = selectors.DefaultSelector()
-        streams = {proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr", start_r: "start"}
-        if chan_r is not None:
-            streams[chan_r] = "channel"
-        for fd in streams:
-            os.set_blocking(fd, False)
-            sel.register(fd, selectors.EVENT_READ)
-        pending = memoryview(stdin)
-        stdin_fd = proc.stdin.fileno()
-        if pending:
-            os.set_blocking(stdin_fd, False)
-            sel.register(stdin_fd, selectors.EVENT_WRITE)
-        else:
-            proc.stdin.close()
-
-        def kill(reason: str) -> None:
-            nonlocal killed_for
-            if killed_for is None:
-                killed_for = reason
-            _kill_group(proc)
-
-        try:
-            while sel.get_map():
-                now = time.perf_counter()
-                if exited_at is None and now >= deadline:
-                    kill("timeout")
-                    exited_at = now
-                if exited_at is not None and now - exited_at > 2.0:
-                    break   # pipes held open by something that outlived the kill: stop reading
-                events = sel.select(0.2 if exited_at is not None else min(max(deadline - now, 0.0), 0.25))
-                if not events:
-                    if exited_at is None and _has_exited(proc):
-                        _kill_group(proc)   # leftovers of the process group (unsandboxed mode)
-                        exited_at = time.perf_counter()
-                    continue
-                for key, _ in events:
-                    fd = key.fd
-                    if fd == stdin_fd:
-                        try:
-                            n = os.write(fd, pending[:65536])
-                            pending = pending[n:]
-                        except (BrokenPipeError, OSError):
-                            pending = pending[:0]
-                        if not pending:
-                            sel.unregister(fd)
-                            proc.stdin.close()
-                        continue
-                    try:
-                        data = os.read(fd, 65536)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        data = b""
-                    if not data:
-                        sel.unregister(fd)
-                        continue
-                    total += len(data)
-                    buf = out[streams[fd]]
-                    room = OUTPUT_LIMIT - len(buf)
-                    if len(data) > room:
-                        truncated = True
-                        data = data[:max(room, 0)]
-                    buf += data
-                    if total > FLOOD_LIMIT and killed_for is None:
-                        kill("flood")
-            # every pipe is closed: the program is done, or it closed its outputs and runs on
-            pause = 0.0002
-            while killed_for is None and not _has_exited(proc):
-                if time.perf_counter() >= deadline:
-                    kill("timeout")
-                    break
-                time.sleep(pause)
-                pause = min(pause * 2, 0.02)
-        finally:
-            sel.close()
-            _kill_group(proc)
-            for f in (proc.stdin, proc.stdout, proc.stderr):
-                try:
-                    f.close()
-                except OSError:
-                    pass
-            proc.wait()
+        got = collect(proc, started + timeout_s, stdin=stdin, start_r=start_r, chan_r=chan_r)
         duration = time.perf_counter() - started
-
+        out, killed_for = got.out, got.killed_for
         stderr = out["stderr"].decode("utf-8", "replace")
         rc = proc.returncode
         sig = None
@@ -421,7 +336,7 @@ class Sandbox:
                                f"{tail or 'no error output'}")
         return RunResult(returncode=rc, stdout=out["stdout"].decode("utf-8", "replace"), stderr=stderr,
                          timed_out=timed_out, memory_exceeded=_memory_exceeded(stderr),
-                         output_truncated=truncated or killed_for == "flood", duration_s=duration,
+                         output_truncated=got.truncated or killed_for == "flood", duration_s=duration,
                          signal=sig, channel=bytes(out["channel"]))
 
     # ------------------------------------------------------------------ bwrap arguments
@@ -498,24 +413,6 @@ def _supports(bwrap: str, option: str) -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     return option in text
-
-
-def _has_exited(proc: subprocess.Popen) -> bool:
-    """Has the child exited? (without reaping it where the OS allows, so its process-group id stays
-    reserved for the final kill)"""
-    if not hasattr(os, "waitid"):   # macOS
-        return proc.poll() is not None
-    try:
-        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
-        return True
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, _signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _memory_exceeded(stderr: str) -> bool:

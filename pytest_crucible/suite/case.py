@@ -251,34 +251,11 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
     messages = _build_messages(merged, fail)
     grader, speed = _grader_or_plan(merged, category, fail)
 
-    tools = merged.get("tools") or []
-    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
-        raise fail("tools must be a list of OpenAI tool definitions ({type: function, function: {...}})",
-                   "tools")
-    for tool in tools:
-        fn = tool.get("function")
-        if tool.get("type") != "function" or not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
-            raise fail("each tool needs type: function and function: {name, description, parameters}", "tools")
-
-    max_tokens, reasoning_budget = merged.get("max_tokens", DEFAULT_MAX_TOKENS), merged.get("reasoning_budget")
-    timeout_s, min_context = merged.get("timeout_s"), merged.get("min_context")
-    for key, value, bounds in (("max_tokens", max_tokens, TOKENS), ("reasoning_budget", reasoning_budget, TOKENS),
-                               ("min_context", min_context, TOKENS), ("timeout_s", timeout_s, SECONDS)):
-        problem = None if value is None else number_problem(value, **bounds)
-        if problem:
-            raise fail(f"{key} {problem}", key)
-    params = merged.get("params") or {}
-    if not isinstance(params, dict):
-        raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
-    for key, instead in refused_params(params):
-        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
-    tags = merged.get("tags") or []
-    if isinstance(tags, str):
-        tags = [tags]
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
-        raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
-    if grader.get("type") == "judge" and "judged" not in tags:
-        tags = [*tags, "judged"]
+    tools = _build_tools(merged, fail)
+    max_tokens, reasoning_budget = _token_limits(merged, fail)
+    params = _build_params(merged, fail)
+    tags = _build_tags(merged, grader, fail)
+    timeout_s, min_context = _run_limits(merged, fail)
     verify = merged.get("verify") or {}
     if not isinstance(verify, dict):
         raise fail("verify must be a mapping (solver, reference, wrong, ...)", "verify")
@@ -297,6 +274,59 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         simulation=_plain(simulation), speed=_plain(speed) if speed is not None else None,
         reasoning_budget=reasoning_budget,
     )
+
+
+def _build_tools(merged: dict, fail) -> list:
+    tools = merged.get("tools") or []
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise fail("tools must be a list of OpenAI tool definitions ({type: function, function: {...}})",
+                   "tools")
+    for tool in tools:
+        fn = tool.get("function")
+        if tool.get("type") != "function" or not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise fail("each tool needs type: function and function: {name, description, parameters}", "tools")
+    return tools
+
+
+def _checked_number(merged: dict, key: str, bounds: dict, fail, default=None):
+    """One optional number of a case: finite and in its stated range (common/numbers.py)."""
+    value = merged.get(key, default)
+    problem = None if value is None else number_problem(value, **bounds)
+    if problem:
+        raise fail(f"{key} {problem}", key)
+    return value
+
+
+def _token_limits(merged: dict, fail) -> tuple[int, int | None]:
+    """max_tokens and reasoning_budget, each a positive integer in range (the budget may be absent)."""
+    return (_checked_number(merged, "max_tokens", TOKENS, fail, DEFAULT_MAX_TOKENS),
+            _checked_number(merged, "reasoning_budget", TOKENS, fail))
+
+
+def _build_params(merged: dict, fail) -> dict:
+    params = merged.get("params") or {}
+    if not isinstance(params, dict):
+        raise fail("params must be a mapping of sampling parameters, e.g. {temperature: 0}", "params")
+    for key, instead in refused_params(params):
+        raise fail(f"params may not set {key}: {instead}", f"params.{key}")
+    return params
+
+
+def _build_tags(merged: dict, grader: dict, fail) -> list[str]:
+    tags = merged.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.isidentifier() for t in tags):
+        raise fail("tags must be a list of identifiers, e.g. tags: [smoke]", "tags")
+    if grader.get("type") == "judge" and "judged" not in tags:
+        tags = [*tags, "judged"]
+    return tags
+
+
+def _run_limits(merged: dict, fail) -> tuple[float | int | None, int | None]:
+    """timeout_s (seconds) and min_context (tokens), both optional and in range."""
+    return (_checked_number(merged, "timeout_s", SECONDS, fail),
+            _checked_number(merged, "min_context", TOKENS, fail))
 
 
 def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
