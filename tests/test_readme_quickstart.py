@@ -17,6 +17,7 @@ from pathlib import Path
 
 from loopback import LoopbackServer, Reply
 
+from pytest_crucible.engine.config import load_config
 from pytest_crucible.suite.case import load_case_file
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
@@ -88,3 +89,14 @@ def test_case_examples_load_and_verify(tmp_path):
                              "mine.cases.yaml", "mine_cases.py"], cwd=tmp_path, capture_output=True, text=True,
                             timeout=300, env=_clean_env())
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_base_url_examples_are_a_valid_models_yaml(tmp_path):
+    path = tmp_path / "models.yaml"
+    path.write_text(_block_after("<!-- base-url-examples -->") + "\n", encoding="utf-8")
+    config = load_config(path)
+    assert {name: p.base_url for name, p in config.providers.items()} == {
+        "lmstudio": "http://localhost:1234/v1", "ollama": "http://localhost:11434/v1",
+        "llamacpp": "http://localhost:8080/v1", "vllm": "http://localhost:8000/v1",
+        "openai": "https://api.openai.com/v1", "openrouter": "https://openrouter.ai/api/v1"}
+    assert [m.name for m in config.select("qwen-local,gpt")] == ["qwen-local", "gpt"]
