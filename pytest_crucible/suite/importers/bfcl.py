@@ -52,6 +52,7 @@ from typing import Any
 
 from pytest_crucible.common.errors import CaseError
 from pytest_crucible.suite.case import Case, build_case
+from pytest_crucible.suite.importers import bfcl_languages
 
 NAME = "bfcl"
 PACKAGE = "bfcl-eval"
@@ -64,7 +65,17 @@ CATEGORIES = {
     "parallel": ("parallel", "medium"),
     "parallel-multiple": ("parallel_multiple", "medium"),
     "irrelevance": ("irrelevance", "medium"),
+    "java": ("simple_java", "easy"),
+    "javascript": ("simple_javascript", "easy"),
+    "live-simple": ("live_simple", "easy"),
+    "live-multiple": ("live_multiple", "easy"),
+    "live-parallel": ("live_parallel", "medium"),
+    "live-parallel-multiple": ("live_parallel_multiple", "medium"),
+    "live-irrelevance": ("live_irrelevance", "medium"),
+    "live-relevance": ("live_relevance", "medium"),
 }
+NO_CALL = {"irrelevance", "live-irrelevance"}  # no possible answer: the reply must call nothing
+ANY_CALL = {"live-relevance"}  # no possible answer: the reply must call one of the functions
 # BFCL's Python type names -> JSON schema types (None: any value)
 TYPES = {"dict": "object", "float": "number", "tuple": "array", "any": None}
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -127,7 +138,7 @@ def load(path: Path | None = None) -> list[Case]:
     for file in files:
         category = _category_of(file)
         answers = {}
-        if category != "irrelevance":
+        if category not in NO_CALL | ANY_CALL:
             answer_file = file.parent / "possible_answer" / file.name
             if not answer_file.is_file():
                 raise _missing(f"the installed {PACKAGE!r} package has no possible answers for {file.name} "
@@ -169,16 +180,30 @@ def json_schema(node: Any) -> Any:
     return out
 
 
-def _tool(function: dict) -> dict:
+def _tool(function: dict, language: str | None = None) -> dict:
+    """An OpenAI tool; for Java and JavaScript with every parameter a string (BFCL's way)."""
+    if language:
+        parameters = bfcl_languages.string_parameters(function, language)
+        return {"type": "function", "function": {"name": tool_name(function["name"]),
+                                                 "description": function.get("description", ""),
+                                                 "parameters": parameters}}
     parameters = json_schema(function.get("parameters") or {"type": "dict", "properties": {}})
     return {"type": "function", "function": {"name": tool_name(function["name"]),
                                              "description": function.get("description", ""),
                                              "parameters": parameters}}
 
 
+def _options(options: Any) -> list:
+    """One argument's list of possible values. An empty list (two live items) is read as the one value []:
+    BFCL's checker passes no reply there, neither one that gives [] nor one that leaves the argument out."""
+    if not isinstance(options, list):
+        return [options]
+    return options or [[]]
+
+
 def _wanted(options: Any) -> Any:
     """BFCL's list of possible values of one argument as a tool_calls matcher ("" = may be left out)."""
-    options = options if isinstance(options, list) else [options]
+    options = _options(options)
     given = [_option(v) for v in options if v != ""]
     if "" in options:
         return {"optional": given}
@@ -196,7 +221,7 @@ def _option(value: Any) -> Any:
 
 def _choices(options: Any) -> list:
     """Every concrete value one argument may take (_OMIT: left out), the first one first."""
-    options = options if isinstance(options, list) else [options]
+    options = _options(options)
     out: list = []
     for option in options:
         out += [_OMIT] if option == "" else _concrete(option)
@@ -281,37 +306,75 @@ def _placeholder(schema: dict) -> Any:
             "object": {}}.get(str(schema.get("type")), "example")
 
 
+def _no_call_verify(tools: list[dict]) -> dict:
+    if not tools:  # a few live items offer no function at all
+        return {"accepted": [NO_FUNCTION], "wrong": [{"tool_calls": [{"name": "lookup", "arguments": {}}]}]}
+    first = tools[0]["function"]
+    filled = {k: _placeholder(v) for k, v in first["parameters"].get("properties", {}).items()
+              if k in first["parameters"].get("required", [])}
+    return {"accepted": [NO_FUNCTION],
+            "wrong": [{"tool_calls": [{"name": first["name"], "arguments": {}}]},
+                      {"tool_calls": [{"name": first["name"], "arguments": filled}]}]}
+
+
+def _any_call_verify(tools: list[dict]) -> dict:
+    """Relevance: a call to each function with its required arguments filled in passes, no call fails."""
+    accepted = []
+    for tool in tools:
+        schema = tool["function"]["parameters"]
+        filled = {k: _placeholder(v) for k, v in schema.get("properties", {}).items()
+                  if k in schema.get("required", [])}
+        accepted.append({"tool_calls": [{"name": tool["function"]["name"], "arguments": filled}]})
+    return {"accepted": accepted, "wrong": [REFUSAL, NO_FUNCTION]}
+
+
+def _written(replies: list[dict], types: dict[str, dict[str, str]], language: str) -> list[dict]:
+    """Replies with each argument written as source text of its declared type (Java, JavaScript)."""
+    return [{"tool_calls": [{"name": c["name"], "arguments": {
+        k: bfcl_languages.write(v, types[c["name"]].get(k, "any"), language) for k, v in c["arguments"].items()}}
+        for c in reply["tool_calls"]]} for reply in replies]
+
+
+def _expected_calls(truth: list[dict], functions: list[dict], language: str | None) -> tuple[dict, dict]:
+    """The tool_calls grader and the verify block of a case with possible answers."""
+    calls = []
+    for item in truth:
+        (name, arguments), = item.items()
+        calls.append({"name": tool_name(name), "arguments": {a: _wanted(o) for a, o in arguments.items()}})
+    grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
+              "arguments_match": "exact", "strings": "loose"}
+    accepted = possible_replies(truth)
+    if language:
+        types = {tool_name(f["name"]): bfcl_languages.declared_types(f) for f in functions}
+        grader["string_types"] = {"language": language, "tools": types}
+        accepted = _written(accepted, types, language)
+    verify = {"accepted": accepted,
+              "wrong": [REFUSAL, "Here is the answer in words, without calling any function: it depends.",
+                        _wrong_value(truth, accepted[0])]}
+    return grader, verify
+
+
 def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, line: int) -> Case:
     stem, difficulty = CATEGORIES[category]
+    language = bfcl_languages.LANGUAGE_OF.get(category)
     turns = entry["question"]
     if len(turns) != 1:
         raise CaseError(f"{entry['id']}: a single-turn question has one turn, this one has {len(turns)}",
                         file=str(path), line=line)
-    tools = [_tool(f) for f in entry["function"]]
+    tools = [_tool(f, language) for f in entry["function"]]
     names = [t["function"]["name"] for t in tools]
     if len(set(names)) != len(names):
         raise CaseError(f"{entry['id']}: two functions have the same tool name ({', '.join(names)})",
                         file=str(path), line=line)
     number = entry["id"].rsplit("_", 1)[-1]
-    if truth is None:
-        first = tools[0]["function"]
-        filled = {k: _placeholder(v) for k, v in first["parameters"].get("properties", {}).items()
-                  if k in first["parameters"].get("required", [])}
+    if category in NO_CALL:
         grader = {"type": "tool_calls", "expect_no_call": True, "allow_empty": True}
-        verify = {"accepted": [NO_FUNCTION],
-                  "wrong": [{"tool_calls": [{"name": first["name"], "arguments": {}}]},
-                            {"tool_calls": [{"name": first["name"], "arguments": filled}]}]}
+        verify = _no_call_verify(tools)
+    elif category in ANY_CALL:
+        grader = {"type": "tool_calls", "expect_call": True, "strings": "loose"}
+        verify = _any_call_verify(tools)
     else:
-        calls = []
-        for item in truth:
-            (name, arguments), = item.items()
-            calls.append({"name": tool_name(name), "arguments": {a: _wanted(o) for a, o in arguments.items()}})
-        grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
-                  "arguments_match": "exact", "strings": "loose"}
-        accepted = possible_replies(truth)
-        verify = {"accepted": accepted,
-                  "wrong": [REFUSAL, "Here is the answer in words, without calling any function: it depends.",
-                            _wrong_value(truth, accepted[0])]}
+        grader, verify = _expected_calls(truth or [], entry["function"], language)
     raw = {"id": f"BFCL-{category}-{number}", "title": entry["id"], "category": "tooluse",
            "difficulty": difficulty, "messages": [dict(m) for m in turns[0]], "tools": tools,
            "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}"}
