@@ -160,6 +160,10 @@ def tool_name(name: str) -> str:
     return _NAME_CHARS.sub("_", name)
 
 
+def _null_default(node: dict) -> bool:
+    return "default" in node and node["default"] is None
+
+
 def json_schema(node: Any) -> Any:
     """A BFCL parameter document as JSON schema: its Python type names translated, its own `optional`
     marker dropped (JSON schema says that with `required`)."""
@@ -169,10 +173,12 @@ def json_schema(node: Any) -> Any:
     for key, value in node.items():
         if key == "type":
             kind = TYPES.get(value, value) if isinstance(value, str) else value
-            if kind is not None:
-                out["type"] = kind
+            if kind is not None:  # a null default says the argument may be given as null (live items list it)
+                out["type"] = [kind, "null"] if _null_default(node) else kind
         elif key == "properties" and isinstance(value, dict):
             out[key] = {name: json_schema(p) for name, p in value.items()}
+        elif key == "enum" and isinstance(value, list) and _null_default(node) and None not in value:
+            out[key] = [*value, None]
         elif key == "items":
             out[key] = json_schema(value)
         elif key != "optional":
@@ -248,12 +254,16 @@ def _concrete(option: Any) -> list:
     return [option]
 
 
-def possible_replies(truth: list[dict]) -> list[dict]:
-    """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring."""
+def possible_replies(truth: list[dict], required: dict[str, list] | None = None) -> list[dict]:
+    """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring.
+    Leaving out an argument the function requires (`required`: BFCL name -> its required arguments) is no
+    possible answer although BFCL lists "" for it: BFCL's own checker fails such a call first."""
     calls = []
     for item in truth:
         (name, arguments), = item.items()
-        calls.append((tool_name(name), {arg: _choices(options) for arg, options in arguments.items()}))
+        needed = set((required or {}).get(name, ()))
+        calls.append((tool_name(name), {arg: [c for c in _choices(options) if c is not _OMIT or arg not in needed]
+                                        or _choices(options) for arg, options in arguments.items()}))
     base = [(name, {a: c[0] for a, c in args.items() if c[0] is not _OMIT}) for name, args in calls]
     replies = [base]
     for i, (_, args) in enumerate(calls):
@@ -302,6 +312,8 @@ def _wrong_value(truth: list[dict], base: dict) -> dict:
 
 
 def _placeholder(schema: dict) -> Any:
+    if schema.get("enum"):
+        return schema["enum"][0]
     return {"string": "example", "integer": 1, "number": 1.5, "boolean": True, "array": [],
             "object": {}}.get(str(schema.get("type")), "example")
 
@@ -343,7 +355,8 @@ def _expected_calls(truth: list[dict], functions: list[dict], language: str | No
         calls.append({"name": tool_name(name), "arguments": {a: _wanted(o) for a, o in arguments.items()}})
     grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
               "arguments_match": "exact", "strings": "loose"}
-    accepted = possible_replies(truth)
+    accepted = possible_replies(truth, {f["name"]: (f.get("parameters") or {}).get("required", [])
+                                        for f in functions})
     if language:
         types = {tool_name(f["name"]): bfcl_languages.declared_types(f) for f in functions}
         grader["string_types"] = {"language": language, "tools": types}
