@@ -177,8 +177,8 @@ def json_schema(node: Any) -> Any:
                 out["type"] = [kind, "null"] if _null_default(node) else kind
         elif key == "properties" and isinstance(value, dict):
             out[key] = {name: json_schema(p) for name, p in value.items()}
-        elif key == "enum" and isinstance(value, list) and _null_default(node) and None not in value:
-            out[key] = [*value, None]
+        elif key == "enum" and isinstance(value, list) and "default" in node and node["default"] not in value:
+            out[key] = [*value, node["default"]]  # the default is a value the function takes (often "N/A", null)
         elif key == "items":
             out[key] = json_schema(value)
         elif key != "optional":
