@@ -254,16 +254,37 @@ def _concrete(option: Any) -> list:
     return [option]
 
 
-def possible_replies(truth: list[dict], required: dict[str, list] | None = None) -> list[dict]:
+_PYTHON_TYPES = {"string": str, "integer": int, "float": (int, float), "number": (int, float), "boolean": bool,
+                 "array": list, "tuple": list, "list": list, "dict": dict}
+
+
+def _checker_takes(value: Any, param: dict | None) -> bool:
+    """Whether BFCL's own checker lets this value through its type check (Python categories)."""
+    wanted = _PYTHON_TYPES.get(str((param or {}).get("type")))
+    if wanted is None or value is None:
+        return True
+    if isinstance(value, bool) and wanted is not bool:
+        return False
+    return isinstance(value, wanted)
+
+
+def possible_replies(truth: list[dict], functions: dict[str, dict] | None = None) -> list[dict]:
     """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring.
-    Leaving out an argument the function requires (`required`: BFCL name -> its required arguments) is no
-    possible answer although BFCL lists "" for it: BFCL's own checker fails such a call first."""
+    Given the functions (BFCL name -> its document), values BFCL's own checker fails before it compares
+    them are no possible answers although BFCL lists them: leaving out a required argument (listed as ""),
+    a value of another type than the declared one (False for a string)."""
     calls = []
     for item in truth:
         (name, arguments), = item.items()
-        needed = set((required or {}).get(name, ()))
-        calls.append((tool_name(name), {arg: [c for c in _choices(options) if c is not _OMIT or arg not in needed]
-                                        or _choices(options) for arg, options in arguments.items()}))
+        parameters = ((functions or {}).get(name) or {}).get("parameters") or {}
+        needed, props = set(parameters.get("required", ())), parameters.get("properties", {})
+        args = {}
+        for arg, options in arguments.items():
+            choices = _choices(options)
+            kept = [c for c in choices if (arg not in needed) if c is _OMIT] + [
+                c for c in choices if c is not _OMIT and (functions is None or _checker_takes(c, props.get(arg)))]
+            args[arg] = sorted(kept, key=choices.index) or choices
+        calls.append((tool_name(name), args))
     base = [(name, {a: c[0] for a, c in args.items() if c[0] is not _OMIT}) for name, args in calls]
     replies = [base]
     for i, (_, args) in enumerate(calls):
@@ -355,8 +376,7 @@ def _expected_calls(truth: list[dict], functions: list[dict], language: str | No
         calls.append({"name": tool_name(name), "arguments": {a: _wanted(o) for a, o in arguments.items()}})
     grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
               "arguments_match": "exact", "strings": "loose"}
-    accepted = possible_replies(truth, {f["name"]: (f.get("parameters") or {}).get("required", [])
-                                        for f in functions})
+    accepted = possible_replies(truth, None if language else {f["name"]: f for f in functions})
     if language:
         types = {tool_name(f["name"]): bfcl_languages.declared_types(f) for f in functions}
         grader["string_types"] = {"language": language, "tools": types}
