@@ -265,6 +265,8 @@ def _checker_takes(value: Any, param: dict | None) -> bool:
         return True
     if isinstance(value, bool) and wanted is not bool:
         return False
+    if isinstance(value, list) and isinstance((param or {}).get("items"), dict):
+        return all(_checker_takes(v, param["items"]) for v in value)
     return isinstance(value, wanted)
 
 
