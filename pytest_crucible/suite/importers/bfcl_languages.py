@@ -36,7 +36,8 @@ def string_parameters(function: dict, language: str) -> dict:
         note = (f" This parameter can be of any type of {word} object in string representation." if kind == "any"
                 else f" This is {word} {kind} type parameter in string representation.")
         if kind in _COLLECTIONS and "items" in param:
-            note += f" The list elements are of type {param['items'].get('type')}; they are not in string representation."
+            element = param["items"].get("type")
+            note += f" The list elements are of type {element}; they are not in string representation."
         if kind == "dict" and "properties" in param:
             note += (" The dictionary entries have the following schema; they are not in string representation. "
                      + json.dumps(param["properties"]))
