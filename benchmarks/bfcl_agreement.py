@@ -2,7 +2,7 @@
 
 Used by benchmarks/checker_agreement.py (which prints the report) and tests/test_checker_agreement.py.
 
-The corpus, per BFCL item of the five imported categories:
+The corpus, per BFCL item of the imported Python and live categories (Java and JavaScript: not yet):
 - `possible`: every possible answer (the first listed value of every argument, then each other listed value
   or omission in turn, and parallel calls reversed: bfcl.possible_replies); for irrelevance, a prose reply,
   a refusal and an empty reply;
@@ -61,6 +61,8 @@ DOCUMENTED = {
     ("bfcl", "empty value for an omittable argument"): ("ours", "BFCL reads \"\" (and, for a list, []) given for an "
                                                                 "argument it lets be left out as the omission (its "
                                                                 "own marker for 'may be left out'); it is a value"),
+    ("ours", "no value listed"): ("ours", "BFCL lists no value at all ([]) for an argument of two live items, so its "
+                                          "checker fails every reply there; the importer reads it as the value []"),
     ("bfcl", "schema refuses"): ("ours", "the value breaks the function's own schema (a type, an enum, a required "
                                          "argument); BFCL checks the possible answers, not the schema"),
 }
@@ -401,6 +403,9 @@ def _schema_refuses(item: Item, calls: tuple) -> bool:
 def explain(checker, item: Item, verdict: Verdict) -> str:
     """The documented class of a disagreement, or UNDOCUMENTED: <mutant class / detail>."""
     c = verdict.candidate
+    if verdict.ours and any(options == [] for answer in item.truth or [] for args in answer.values()
+                            for options in args.values()):
+        return "no value listed"
     if verdict.ours and c.calls is not None:
         if _greedy_only(checker, item, c.calls):
             return "greedy matching"

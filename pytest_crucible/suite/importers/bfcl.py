@@ -5,13 +5,17 @@ installed `bfcl-eval` package (`bfcl_eval/data/BFCL_v*_<category>.json` and `pos
 object a line), located through the import system without importing the package; nothing is copied here.
 `pip install --no-deps bfcl-eval` is enough (its own dependencies run its evaluation, not its data).
 
-Five single-turn categories become cases `BFCL-<category>-<n>`:
+The single-turn categories become cases `BFCL-<category>-<n>`, each category its own family:
 
     simple              one function offered, one call expected        (BFCL's simple_python)
     multiple            several functions offered, one call expected
     parallel            one function, several calls in one reply
     parallel-multiple   several functions, several calls in one reply
     irrelevance         no function fits: the reply must call none
+    java, javascript    as simple, arguments written as source text (bfcl_languages.py, typed_strings.py)
+    live-simple, live-multiple, live-parallel, live-parallel-multiple, live-irrelevance
+                        the same kinds from BFCL's user-contributed live set
+    live-relevance      some function fits: any call the functions take passes, none fails
 
 Each expected call is checked as BFCL's possible answers describe it, by the tool_calls grader, following
 BFCL's own checker (bfcl_eval/eval_checker/ast_eval/ast_checker.py): the function name, every argument
@@ -31,10 +35,12 @@ Where the grader differs from BFCL's checker on purpose (benchmarks/checker_agre
 - a minus sign that starts a value or follows an operator counts ("-5" != "5"; BFCL drops every "-");
 - "" given for an argument BFCL lets be left out is a value, not the omission (BFCL passes it);
 - a value the function's own schema refuses fails although BFCL lists it (a variable name for a number,
-  a value outside the enum, a string where the schema says array, a required argument left out).
+  a value outside the enum, a string where the schema says array); a parameter whose default is null or
+  outside its enum takes that default too (live answers list it).
 
 `verify.accepted` holds a reply for every listed possible value (the first value of every argument, then
-each other value or omission in turn, and the calls in reverse order), which `crucible cases verify
+each other value or omission in turn, and the calls in reverse order) that BFCL's own checker lets through
+its required-argument and type checks, which `crucible cases verify
 --import bfcl` grades: at least 99% must pass, and the rest are listed with the reason. `verify.wrong`
 holds a refusal, a prose answer with no call and a reply with a value BFCL does not list (irrelevance:
 a call with empty arguments and one with placeholder arguments), all of which must fail.
