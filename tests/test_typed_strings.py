@@ -46,7 +46,8 @@ def test_arguments_of_a_call_and_the_spec():
     spec = {"language": "java", "tools": {"f": {"n": "long", "xs": "ArrayList<String>"}}}
     assert convert_arguments(spec, "f", {"n": "3L", "xs": 'new ArrayList<>(Arrays.asList("a"))', "other": 1}) == (
         {"n": 3, "xs": ["a"], "other": 1}, None)
-    assert convert_arguments(spec, "f", {"n": 3})[1] == "f.n: a java argument is sent as its source text (a string), got int"
+    problem = convert_arguments(spec, "f", {"n": 3})[1]
+    assert problem == "f.n: a java argument is sent as its source text (a string), got int"
     assert spec_problem(spec) is None
     assert spec_problem({"language": "rust"}) is not None
     assert "not a java type" in spec_problem({"language": "java", "tools": {"f": {"n": "Bigint"}}})

@@ -25,7 +25,10 @@ A grader spec names the declared types per tool and argument:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
+
+_Reader = tuple[re.Pattern, Callable[[str], Any]]
 
 LANGUAGES = ("java", "javascript")
 JAVA_TYPES = {"byte", "short", "integer", "long", "float", "double", "boolean", "char", "String", "any",
@@ -34,13 +37,13 @@ JS_TYPES = {"String", "integer", "float", "Bigint", "Boolean", "any", "array", "
 
 _INT = re.compile(r"-?\d+")
 _DECIMAL = r"-?\d+(\.\d+)?([eE][+-]?\d+)?"
-_JAVA_SCALARS = {
+_JAVA_SCALARS: dict[str, _Reader] = {
     "byte": (_INT, int), "short": (_INT, int), "integer": (_INT, int),
     "long": (re.compile(r"-?\d+[lL]"), lambda s: int(s[:-1])),
     "float": (re.compile(_DECIMAL + "[fF]"), lambda s: float(s[:-1])),
     "double": (re.compile(_DECIMAL), float),
 }
-_JS_SCALARS = {
+_JS_SCALARS: dict[str, _Reader] = {
     "integer": (_INT, int), "float": (re.compile(r"-?\d+(\.\d+)?"), float),
     "Bigint": (re.compile(r"-?\d+n"), lambda s: int(s[:-1])),
 }

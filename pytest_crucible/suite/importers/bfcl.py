@@ -260,8 +260,9 @@ def _concrete(option: Any) -> list:
     return [option]
 
 
-_PYTHON_TYPES = {"string": str, "integer": int, "float": (int, float), "number": (int, float), "boolean": bool,
-                 "array": list, "tuple": list, "list": list, "dict": dict}
+_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "string": str, "integer": int, "float": (int, float), "number": (int, float), "boolean": bool,
+    "array": list, "tuple": list, "list": list, "dict": dict}
 
 
 def _checker_takes(value: Any, param: dict | None) -> bool:
@@ -271,8 +272,9 @@ def _checker_takes(value: Any, param: dict | None) -> bool:
         return True
     if isinstance(value, bool) and wanted is not bool:
         return False
-    if isinstance(value, list) and isinstance((param or {}).get("items"), dict):
-        return all(_checker_takes(v, param["items"]) for v in value)
+    items = (param or {}).get("items")
+    if isinstance(value, list) and isinstance(items, dict):
+        return all(_checker_takes(v, items) for v in value)
     return isinstance(value, wanted)
 
 

@@ -67,8 +67,8 @@ def _element(value: Any, element_type: str | None, language: str) -> str:
 
 def write(value: Any, declared: str, language: str) -> str:
     """`value` as source text for an argument of the declared type ("Array<String>", "long", ...)."""
-    kind, _, element = declared.partition("<")
-    element = element.rstrip(">") or None
+    kind, _, inner = declared.partition("<")
+    element = inner.rstrip(">") or None
     if isinstance(value, str):
         return value  # a variable, an expression or text: written as it is
     if isinstance(value, bool):
