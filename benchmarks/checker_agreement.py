@@ -2,7 +2,7 @@
 
     python benchmarks/checker_agreement.py [--only bfcl|humaneval] [--per-class N] [--seed S] [--limit N]
 
-BFCL: a generated corpus of candidate answers for the 1,240 imported items (every possible answer and
+BFCL: a generated corpus of candidate answers for the imported Python and live items (every possible answer and
 mutants of it, ten classes: benchmarks/bfcl_agreement.py says which) graded by bfcl-eval's own checker
 (its ast_checker, loaded from the installed package) and by the tool_calls grader. Each candidate is
 counted once: identical (item, reply) pairs are deduplicated, and each case or whitespace variant is made

@@ -16,7 +16,10 @@
 - `expect_no_call: true`: passes only when no tool is called; `answer` (the trace grader's answer checks:
   all, any, forbidden, values, decoys, json, max_words, grounded) then grades what the reply says, so a
   refusal or a reply about something else fails. `allow_empty: true` also passes an empty reply (BFCL's
-  irrelevance rule: no call is all it asks).
+  irrelevance rule: no call is all it asks). `expect_call: true` with no `calls`: any call the offered tools
+  take passes, a reply without one fails (BFCL's relevance rule).
+- `string_types: {language: java|javascript, tools: {tool: {argument: type}}}`: these arguments are sent as
+  source text and read by their declared type before they are compared (typed_strings.py, BFCL's rule).
 - `strings: normal` (the default) compares strings after fold(): Unicode forms, typographic dashes and
   quotes, case and blanks ignored, every sign, operator and symbol kept ("x - 1" != "x + 1", an address
   without its @ is another string); `loose` is BFCL's rule (matchers.loose: blanks and , . / _ * ^ and
@@ -35,7 +38,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pytest_crucible.grading import matchers, tool_schema
+from pytest_crucible.grading import matchers, tool_schema, typed_strings
 from pytest_crucible.grading.base import BaseGrader, Grade, as_list, json_answer
 from pytest_crucible.grading.extract import strip_reasoning
 from pytest_crucible.grading.final_answer import (
@@ -46,7 +49,7 @@ from pytest_crucible.grading.final_answer import (
 )
 
 _FIELDS = {"type", "calls", "order", "allow_extra", "forbidden", "arguments_match", "expect_no_call", "answer",
-           "strings", "allow_empty"}
+           "strings", "allow_empty", "expect_call", "string_types"}
 
 
 def check(spec: dict) -> list[tuple[str | None, str]]:
@@ -78,8 +81,10 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
                                         "expect_no_call: true"))
     elif no_call and calls:
         problems.append(("calls", "expect_no_call: true means no calls are expected; remove calls"))
-    elif not no_call and not calls:
-        problems.append(("calls", "list the expected calls, or set expect_no_call: true"))
+    elif not no_call and not calls and spec.get("expect_call") is not True:
+        problems.append(("calls", "list the expected calls, or set expect_no_call: true (or expect_call: true)"))
+    if "string_types" in spec and (bad := typed_strings.spec_problem(spec["string_types"])):
+        problems.append(("string_types", bad))
     if "answer" in spec:
         if no_call is not True:
             problems.append(("answer", "answer grades the text of a reply that must call no tool: set "
@@ -231,9 +236,15 @@ def grade(case, response) -> Grade:
             problem = tool_schema.problem(offered[name], args, loose_strings=loose_strings)
             if problem:
                 return fail(problem)
+        if "string_types" in spec:
+            args, problem = typed_strings.convert_arguments(spec["string_types"], name, args)
+            if problem:
+                return fail(problem)
         actual.append((name, args))
 
-    expected = spec["calls"]
+    expected = spec.get("calls", [])
+    if not expected and spec.get("expect_call", False):
+        return Grade(True, "", answer=summary, details=details) if actual else fail("no tool called")
     allow_extra = spec.get("allow_extra", False)
     if len(actual) < len(expected) or (not allow_extra and len(actual) != len(expected)):
         text = " (answered in text instead)" if not actual else ""

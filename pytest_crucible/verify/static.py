@@ -34,7 +34,7 @@ def _check_tools(run: CaseRun) -> None:
     """Every tool the grader (or a scripted assistant turn) names is defined in the case's tools."""
     case, grader = run.case, run.grader
     defined = {t.get("function", {}).get("name") for t in case.tools if isinstance(t, dict)}
-    if grader.needs_tools and not case.tools:
+    if grader.needs_tools and not case.tools and not case.grader.get("expect_no_call"):
         run.problem(f"{case.grader.get('type')} grader but the case defines no tools")
     for name in dict.fromkeys(grader.tools_named(case.grader)):
         if name not in defined:

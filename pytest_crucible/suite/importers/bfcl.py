@@ -5,13 +5,17 @@ installed `bfcl-eval` package (`bfcl_eval/data/BFCL_v*_<category>.json` and `pos
 object a line), located through the import system without importing the package; nothing is copied here.
 `pip install --no-deps bfcl-eval` is enough (its own dependencies run its evaluation, not its data).
 
-Five single-turn categories become cases `BFCL-<category>-<n>`:
+The single-turn categories become cases `BFCL-<category>-<n>`, each category its own family:
 
     simple              one function offered, one call expected        (BFCL's simple_python)
     multiple            several functions offered, one call expected
     parallel            one function, several calls in one reply
     parallel-multiple   several functions, several calls in one reply
     irrelevance         no function fits: the reply must call none
+    java, javascript    as simple, arguments written as source text (bfcl_languages.py, typed_strings.py)
+    live-simple, live-multiple, live-parallel, live-parallel-multiple, live-irrelevance
+                        the same kinds from BFCL's user-contributed live set
+    live-relevance      some function fits: any call the functions take passes, none fails
 
 Each expected call is checked as BFCL's possible answers describe it, by the tool_calls grader, following
 BFCL's own checker (bfcl_eval/eval_checker/ast_eval/ast_checker.py): the function name, every argument
@@ -31,10 +35,12 @@ Where the grader differs from BFCL's checker on purpose (benchmarks/checker_agre
 - a minus sign that starts a value or follows an operator counts ("-5" != "5"; BFCL drops every "-");
 - "" given for an argument BFCL lets be left out is a value, not the omission (BFCL passes it);
 - a value the function's own schema refuses fails although BFCL lists it (a variable name for a number,
-  a value outside the enum, a string where the schema says array, a required argument left out).
+  a value outside the enum, a string where the schema says array); a parameter whose default is null or
+  outside its enum takes that default too (live answers list it).
 
 `verify.accepted` holds a reply for every listed possible value (the first value of every argument, then
-each other value or omission in turn, and the calls in reverse order), which `crucible cases verify
+each other value or omission in turn, and the calls in reverse order) that BFCL's own checker lets through
+its required-argument and type checks, which `crucible cases verify
 --import bfcl` grades: at least 99% must pass, and the rest are listed with the reason. `verify.wrong`
 holds a refusal, a prose answer with no call and a reply with a value BFCL does not list (irrelevance:
 a call with empty arguments and one with placeholder arguments), all of which must fail.
@@ -52,6 +58,7 @@ from typing import Any
 
 from pytest_crucible.common.errors import CaseError
 from pytest_crucible.suite.case import Case, build_case
+from pytest_crucible.suite.importers import bfcl_languages
 
 NAME = "bfcl"
 PACKAGE = "bfcl-eval"
@@ -64,7 +71,17 @@ CATEGORIES = {
     "parallel": ("parallel", "medium"),
     "parallel-multiple": ("parallel_multiple", "medium"),
     "irrelevance": ("irrelevance", "medium"),
+    "java": ("simple_java", "easy"),
+    "javascript": ("simple_javascript", "easy"),
+    "live-simple": ("live_simple", "easy"),
+    "live-multiple": ("live_multiple", "easy"),
+    "live-parallel": ("live_parallel", "medium"),
+    "live-parallel-multiple": ("live_parallel_multiple", "medium"),
+    "live-irrelevance": ("live_irrelevance", "medium"),
+    "live-relevance": ("live_relevance", "medium"),
 }
+NO_CALL = {"irrelevance", "live-irrelevance"}  # no possible answer: the reply must call nothing
+ANY_CALL = {"live-relevance"}  # no possible answer: the reply must call one of the functions
 # BFCL's Python type names -> JSON schema types (None: any value)
 TYPES = {"dict": "object", "float": "number", "tuple": "array", "any": None}
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -127,7 +144,7 @@ def load(path: Path | None = None) -> list[Case]:
     for file in files:
         category = _category_of(file)
         answers = {}
-        if category != "irrelevance":
+        if category not in NO_CALL | ANY_CALL:
             answer_file = file.parent / "possible_answer" / file.name
             if not answer_file.is_file():
                 raise _missing(f"the installed {PACKAGE!r} package has no possible answers for {file.name} "
@@ -149,6 +166,10 @@ def tool_name(name: str) -> str:
     return _NAME_CHARS.sub("_", name)
 
 
+def _null_default(node: dict) -> bool:
+    return "default" in node and node["default"] is None
+
+
 def json_schema(node: Any) -> Any:
     """A BFCL parameter document as JSON schema: its Python type names translated, its own `optional`
     marker dropped (JSON schema says that with `required`)."""
@@ -158,10 +179,12 @@ def json_schema(node: Any) -> Any:
     for key, value in node.items():
         if key == "type":
             kind = TYPES.get(value, value) if isinstance(value, str) else value
-            if kind is not None:
-                out["type"] = kind
+            if kind is not None:  # a null default says the argument may be given as null (live items list it)
+                out["type"] = [kind, "null"] if _null_default(node) else kind
         elif key == "properties" and isinstance(value, dict):
             out[key] = {name: json_schema(p) for name, p in value.items()}
+        elif key == "enum" and isinstance(value, list) and "default" in node and node["default"] not in value:
+            out[key] = [*value, node["default"]]  # the default is a value the function takes (often "N/A", null)
         elif key == "items":
             out[key] = json_schema(value)
         elif key != "optional":
@@ -169,16 +192,30 @@ def json_schema(node: Any) -> Any:
     return out
 
 
-def _tool(function: dict) -> dict:
+def _tool(function: dict, language: str | None = None) -> dict:
+    """An OpenAI tool; for Java and JavaScript with every parameter a string (BFCL's way)."""
+    if language:
+        parameters = bfcl_languages.string_parameters(function, language)
+        return {"type": "function", "function": {"name": tool_name(function["name"]),
+                                                 "description": function.get("description", ""),
+                                                 "parameters": parameters}}
     parameters = json_schema(function.get("parameters") or {"type": "dict", "properties": {}})
     return {"type": "function", "function": {"name": tool_name(function["name"]),
                                              "description": function.get("description", ""),
                                              "parameters": parameters}}
 
 
+def _options(options: Any) -> list:
+    """One argument's list of possible values. An empty list (two live items) is read as the one value []:
+    BFCL's checker passes no reply there, neither one that gives [] nor one that leaves the argument out."""
+    if not isinstance(options, list):
+        return [options]
+    return options or [[]]
+
+
 def _wanted(options: Any) -> Any:
     """BFCL's list of possible values of one argument as a tool_calls matcher ("" = may be left out)."""
-    options = options if isinstance(options, list) else [options]
+    options = _options(options)
     given = [_option(v) for v in options if v != ""]
     if "" in options:
         return {"optional": given}
@@ -196,7 +233,7 @@ def _option(value: Any) -> Any:
 
 def _choices(options: Any) -> list:
     """Every concrete value one argument may take (_OMIT: left out), the first one first."""
-    options = options if isinstance(options, list) else [options]
+    options = _options(options)
     out: list = []
     for option in options:
         out += [_OMIT] if option == "" else _concrete(option)
@@ -223,12 +260,41 @@ def _concrete(option: Any) -> list:
     return [option]
 
 
-def possible_replies(truth: list[dict]) -> list[dict]:
-    """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring."""
+_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "string": str, "integer": int, "float": (int, float), "number": (int, float), "boolean": bool,
+    "array": list, "tuple": list, "list": list, "dict": dict}
+
+
+def _checker_takes(value: Any, param: dict | None) -> bool:
+    """Whether BFCL's own checker lets this value through its type check (Python categories)."""
+    wanted = _PYTHON_TYPES.get(str((param or {}).get("type")))
+    if wanted is None or value is None:
+        return True
+    if isinstance(value, bool) and wanted is not bool:
+        return False
+    items = (param or {}).get("items")
+    if isinstance(value, list) and isinstance(items, dict):
+        return all(_checker_takes(v, items) for v in value)
+    return isinstance(value, wanted)
+
+
+def possible_replies(truth: list[dict], functions: dict[str, dict] | None = None) -> list[dict]:
+    """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring.
+    Given the functions (BFCL name -> its document), values BFCL's own checker fails before it compares
+    them are no possible answers although BFCL lists them: leaving out a required argument (listed as ""),
+    a value of another type than the declared one (False for a string)."""
     calls = []
     for item in truth:
         (name, arguments), = item.items()
-        calls.append((tool_name(name), {arg: _choices(options) for arg, options in arguments.items()}))
+        parameters = ((functions or {}).get(name) or {}).get("parameters") or {}
+        needed, props = set(parameters.get("required", ())), parameters.get("properties", {})
+        args = {}
+        for arg, options in arguments.items():
+            choices = _choices(options)
+            kept = [c for c in choices if (arg not in needed) if c is _OMIT] + [
+                c for c in choices if c is not _OMIT and (functions is None or _checker_takes(c, props.get(arg)))]
+            args[arg] = sorted(kept, key=choices.index) or choices
+        calls.append((tool_name(name), args))
     base = [(name, {a: c[0] for a, c in args.items() if c[0] is not _OMIT}) for name, args in calls]
     replies = [base]
     for i, (_, args) in enumerate(calls):
@@ -277,41 +343,81 @@ def _wrong_value(truth: list[dict], base: dict) -> dict:
 
 
 def _placeholder(schema: dict) -> Any:
+    if schema.get("enum"):
+        return schema["enum"][0]
     return {"string": "example", "integer": 1, "number": 1.5, "boolean": True, "array": [],
             "object": {}}.get(str(schema.get("type")), "example")
 
 
+def _no_call_verify(tools: list[dict]) -> dict:
+    if not tools:  # a few live items offer no function at all
+        return {"accepted": [NO_FUNCTION], "wrong": [{"tool_calls": [{"name": "lookup", "arguments": {}}]}]}
+    first = tools[0]["function"]
+    filled = {k: _placeholder(v) for k, v in first["parameters"].get("properties", {}).items()
+              if k in first["parameters"].get("required", [])}
+    return {"accepted": [NO_FUNCTION],
+            "wrong": [{"tool_calls": [{"name": first["name"], "arguments": {}}]},
+                      {"tool_calls": [{"name": first["name"], "arguments": filled}]}]}
+
+
+def _any_call_verify(tools: list[dict]) -> dict:
+    """Relevance: a call to each function with its required arguments filled in passes, no call fails."""
+    accepted = []
+    for tool in tools:
+        schema = tool["function"]["parameters"]
+        filled = {k: _placeholder(v) for k, v in schema.get("properties", {}).items()
+                  if k in schema.get("required", [])}
+        accepted.append({"tool_calls": [{"name": tool["function"]["name"], "arguments": filled}]})
+    return {"accepted": accepted, "wrong": [REFUSAL, NO_FUNCTION]}
+
+
+def _written(replies: list[dict], types: dict[str, dict[str, str]], language: str) -> list[dict]:
+    """Replies with each argument written as source text of its declared type (Java, JavaScript)."""
+    return [{"tool_calls": [{"name": c["name"], "arguments": {
+        k: bfcl_languages.write(v, types[c["name"]].get(k, "any"), language) for k, v in c["arguments"].items()}}
+        for c in reply["tool_calls"]]} for reply in replies]
+
+
+def _expected_calls(truth: list[dict], functions: list[dict], language: str | None) -> tuple[dict, dict]:
+    """The tool_calls grader and the verify block of a case with possible answers."""
+    calls = []
+    for item in truth:
+        (name, arguments), = item.items()
+        calls.append({"name": tool_name(name), "arguments": {a: _wanted(o) for a, o in arguments.items()}})
+    grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
+              "arguments_match": "exact", "strings": "loose"}
+    accepted = possible_replies(truth, None if language else {f["name"]: f for f in functions})
+    if language:
+        types = {tool_name(f["name"]): bfcl_languages.declared_types(f) for f in functions}
+        grader["string_types"] = {"language": language, "tools": types}
+        accepted = _written(accepted, types, language)
+    verify = {"accepted": accepted,
+              "wrong": [REFUSAL, "Here is the answer in words, without calling any function: it depends.",
+                        _wrong_value(truth, accepted[0])]}
+    return grader, verify
+
+
 def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, line: int) -> Case:
     stem, difficulty = CATEGORIES[category]
+    language = bfcl_languages.LANGUAGE_OF.get(category)
     turns = entry["question"]
     if len(turns) != 1:
         raise CaseError(f"{entry['id']}: a single-turn question has one turn, this one has {len(turns)}",
                         file=str(path), line=line)
-    tools = [_tool(f) for f in entry["function"]]
+    tools = [_tool(f, language) for f in entry["function"]]
     names = [t["function"]["name"] for t in tools]
     if len(set(names)) != len(names):
         raise CaseError(f"{entry['id']}: two functions have the same tool name ({', '.join(names)})",
                         file=str(path), line=line)
     number = entry["id"].rsplit("_", 1)[-1]
-    if truth is None:
-        first = tools[0]["function"]
-        filled = {k: _placeholder(v) for k, v in first["parameters"].get("properties", {}).items()
-                  if k in first["parameters"].get("required", [])}
+    if category in NO_CALL:
         grader = {"type": "tool_calls", "expect_no_call": True, "allow_empty": True}
-        verify = {"accepted": [NO_FUNCTION],
-                  "wrong": [{"tool_calls": [{"name": first["name"], "arguments": {}}]},
-                            {"tool_calls": [{"name": first["name"], "arguments": filled}]}]}
+        verify = _no_call_verify(tools)
+    elif category in ANY_CALL:
+        grader = {"type": "tool_calls", "expect_call": True, "strings": "loose"}
+        verify = _any_call_verify(tools)
     else:
-        calls = []
-        for item in truth:
-            (name, arguments), = item.items()
-            calls.append({"name": tool_name(name), "arguments": {a: _wanted(o) for a, o in arguments.items()}})
-        grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
-                  "arguments_match": "exact", "strings": "loose"}
-        accepted = possible_replies(truth)
-        verify = {"accepted": accepted,
-                  "wrong": [REFUSAL, "Here is the answer in words, without calling any function: it depends.",
-                            _wrong_value(truth, accepted[0])]}
+        grader, verify = _expected_calls(truth or [], entry["function"], language)
     raw = {"id": f"BFCL-{category}-{number}", "title": entry["id"], "category": "tooluse",
            "difficulty": difficulty, "messages": [dict(m) for m in turns[0]], "tools": tools,
            "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}"}
