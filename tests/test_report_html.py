@@ -155,7 +155,18 @@ def test_in_chromium_no_errors_no_requests_and_the_table_filters(tmp_path, brows
     page.select_option("#f-outcome", "failed")
     first = page.locator("#problems-table tbody tr").first
     first.locator("summary").click()
-    assert "Answer:" in first.locator("pre").first.inner_text()
+    # the reply opens in a row of its own as wide as the table, not in the narrow Reply column
+    opened = page.locator("#problems-table tr.reply-row")
+    assert "Answer:" in opened.locator("pre").first.inner_text()
+    table_width = page.locator("#problems-table").bounding_box()["width"]
+    assert opened.locator("td").bounding_box()["width"] > 0.9 * table_width
+    first.locator("summary").click()
+    assert opened.count() == 0
+    page.select_option("#f-outcome", "passed")  # the passed answers too, behind their own filter
+    passed = [r for r in rows if r["model"] == model and r["outcome"] == "passed" and r["category"] != "speed"]
+    assert page.inner_text("#f-count") == f"showing {min(100, len(passed))} of {len(passed)}"
+    assert set(page.locator("#problems-table tbody td.outcome-passed").all_inner_texts()) == {"passed"}
+    page.select_option("#f-outcome", "failed")
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     assert (tmp_path / "report.png").stat().st_size > 50_000
     assert browser_page.errors == []
@@ -181,7 +192,8 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
     assert "served_model m1; server loopback/1 (tests)" in page  # report.json's backend
     result.stdout.fnmatch_lines([
         "*crucible summary*",
-        "m1: 66.7% (2/3) [[]21%-94%[]] n_eff 3, hard 0% (0/1) [[]0%-79%[]] n_eff 1, errors 0, skipped 0, cost $0.0000",
+        # a free model: no "cost $0.0000"
+        "m1: 66.7% (2/3) [[]21%-94%[]] n_eff 3, hard 0% (0/1) [[]0%-79%[]] n_eff 1, errors 0, skipped 0",
         "  math       ██████████░░░░░░░░░░ 50% (1/2) [[]9%-91%[]] n_eff 2",
         "  reasoning  ████████████████████ 100% (1/1) [[]21%-100%[]] n_eff 1",
         "  latency    TTFT * s, decode * (medians of 3 graded requests)",

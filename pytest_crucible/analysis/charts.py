@@ -205,8 +205,8 @@ def distribution_chart(ttft: dict[str, list[float]], decode: dict[str, list[floa
     with _figure(9, 1.0 + 0.3 * len(names)) as fig:
         axes = fig.subplots(1, 2, sharey=True)
         _place(fig, left=_label_inches(names), right=0.45, wspace=0.15)
-        for ax, data, title, xlabel in ((axes[0], ttft, "Time to first token", "seconds"),
-                                        (axes[1], decode, "Decode speed", "tokens / s")):
+        for ax, data, title, xlabel, empty in ((axes[0], ttft, "Time to first token", "seconds", "no TTFT data"),
+                                               (axes[1], decode, "Decode speed", "tokens / s", "no decode data")):
             ys = list(range(len(names)))[::-1]
             values = [data.get(n) or [math.nan] for n in names]
             parts = ax.boxplot(values, positions=ys, orientation="horizontal", whis=(5, 95), showfliers=False,
@@ -218,10 +218,14 @@ def distribution_chart(ttft: dict[str, list[float]], decode: dict[str, list[floa
                 n = len(data.get(name) or [])
                 ax.text(1.0, y, f" n={n}", va="center", fontsize=7, color="#666",
                         transform=ax.get_yaxis_transform())
+                if not n:  # an empty row would read as a measured zero
+                    ax.text(0.02, y, empty, va="center", fontsize=7, color="#888", transform=ax.get_yaxis_transform())
             ax.set_yticks(ys, names)
             ax.set_title(title, loc="left")
             ax.set_xlabel(xlabel)
             ax.set_xlim(left=0)
+            if not any(data.get(n) for n in names):  # no scale to show (matplotlib would draw 0-0.05)
+                ax.set_xticks([])
             ax.grid(axis="y", visible=False)
         return _svg(fig)
 
