@@ -199,6 +199,10 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
         "  latency    TTFT * s, decode * (medians of 3 graded requests)",
         f"report: {run_dir.relative_to(pytester.path)}/report.html (beside it: report.json, report.md, rows.jsonl)",
     ])
+    meta = json.loads((run_dir / "meta.json").read_text())  # what chose the items, and how many per model
+    assert meta["selection"] == {"models": "m1", "paths": ["mine.cases.yaml"]} and meta["items"] == {"m1": 3}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta["started_at"])
+    assert "<dt>Selection</dt><dd>--models m1 mine.cases.yaml</dd>" in page
     quiet = pytester.runpytest(*args, "-q").stdout.str()
     assert "  math       ██████████░░░░░░░░░░ 50% (1/2)" in quiet
     very_quiet = pytester.runpytest(*args, "-qq").stdout.str()
@@ -232,3 +236,20 @@ def test_names_beside_close_points_move_down_a_line_until_they_cover_no_other():
     assert charts.spread_labels([(100, 200, 50), (102, 201, 50), (300, 200, 50)], 8) == [-5, 3, 3]
     # a stack of equal points: each one line lower than the one before
     assert charts.spread_labels([(0, 0, 40)] * 3, 8) == [3, -5, -13]
+
+
+def test_a_model_without_decode_data_gets_no_empty_decode_axis():
+    rows = [row("a", "M1", "math", "easy", "passed", timings={"ttft_s": 0.5, "e2e_s": 1.0})]
+    svg = charts.distribution_chart(*report_html.timing_samples(rows), {"a": "#123456"})
+    assert "no decode data" in svg and "0.05" not in svg  # no 0-0.05 scale drawn for nothing
+    both = [row("a", "M1", "math", "easy", "passed", timings={"ttft_s": 0.5, "decode_tps": 30.0}),
+            row("b", "M1", "math", "easy", "passed", timings={"ttft_s": 0.5})]
+    svg = charts.distribution_chart(*report_html.timing_samples(both), {"a": "#123456", "b": "#654321"})
+    assert svg.count("no decode data") == 1  # b's row says so; a's has its box
+
+
+def test_the_runs_selection_is_shown():
+    meta = {**META, "selection": {"models": "a,b", "profile": "quick", "-k": "math", "-m": "not speed",
+                                  "paths": ["tests/x.cases.yaml"]}}
+    assert ("<dt>Selection</dt><dd>--models a,b --profile quick -k &#39;math&#39; -m &#39;not speed&#39; "
+            "tests/x.cases.yaml</dd>") in page_of(meta=meta)
