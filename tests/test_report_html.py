@@ -236,6 +236,8 @@ def test_names_beside_close_points_move_down_a_line_until_they_cover_no_other():
     assert charts.spread_labels([(100, 200, 50), (102, 201, 50), (300, 200, 50)], 8) == [-5, 3, 3]
     # a stack of equal points: each one line lower than the one before
     assert charts.spread_labels([(0, 0, 40)] * 3, 8) == [3, -5, -13]
+    # points on the axis (a pass rate of 0): the names stack upwards, none is written across the axis
+    assert charts.spread_labels([(0, 0, 40)] * 3, 8, floor=0) == [3, 11, 19]
 
 
 def test_a_model_without_decode_data_gets_no_empty_decode_axis():

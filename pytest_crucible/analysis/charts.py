@@ -172,25 +172,35 @@ def tradeoff_chart(models: dict, colours: dict[str, str]) -> str | None:
             # the scales are final: where each label goes can be worked out in points
             to_points = ax.transData + Affine2D().scale(72 / fig.dpi)
             anchors = [(*to_points.transform((x, t["rate"])), LABEL_PT * 0.6 * len(name)) for name, x, t in shown]
-            for (name, x, t), dy in zip(shown, spread_labels(anchors, LABEL_PT + 1)):
+            floor = ax.transAxes.transform((0, 0))[1] * 72 / fig.dpi  # the axis: no name is written across it
+            for (name, x, t), dy in zip(shown, spread_labels(anchors, LABEL_PT + 1, floor)):
                 ax.annotate(name, (x, t["rate"]), xytext=(5, dy), textcoords="offset points", fontsize=LABEL_PT)
         axes[0].set_ylabel("pass rate (95% interval)")
         axes[0].yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
         return _svg(fig)
 
 
-def spread_labels(anchors: list[tuple[float, float, float]], line: float) -> list[float]:
+def spread_labels(anchors: list[tuple[float, float, float]], line: float, floor: float | None = None) -> list[float]:
     """Vertical offsets (points) for labels set 5 points right of their anchors, `anchors` being (x, y,
     label width) in points: 3 points up, or as many lines lower as it takes to cover no label placed
-    before it (highest anchor first), so models with close results keep readable names."""
+    before it (highest anchor first), so models with close results keep readable names. A label that would
+    sink below `floor` (the axis, in points) goes as many lines higher instead."""
     offsets = [0.0] * len(anchors)
     placed: list[tuple[float, float, float]] = []  # left, right, bottom of each label set
+
+    def free(x: float, y: float, width: float, dy: float) -> bool:
+        return not any(x + 5 < right and left < x + 5 + width and abs(y + dy - bottom) < line
+                       for left, right, bottom in placed)
+
     for i in sorted(range(len(anchors)), key=lambda i: -anchors[i][1]):
         x, y, width = anchors[i]
         dy = 3.0
-        while any(x + 5 < right and left < x + 5 + width and abs(y + dy - bottom) < line
-                  for left, right, bottom in placed):
+        while not free(x, y, width, dy):
             dy -= line
+        if floor is not None and y + dy < floor:
+            dy = 3.0
+            while not free(x, y, width, dy):
+                dy += line
         offsets[i] = dy
         placed.append((x + 5, x + 5 + width, y + dy))
     return offsets
