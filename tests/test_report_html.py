@@ -255,3 +255,19 @@ def test_the_runs_selection_is_shown():
                                   "paths": ["tests/x.cases.yaml"]}}
     assert ("<dt>Selection</dt><dd>--models a,b --profile quick -k &#39;math&#39; -m &#39;not speed&#39; "
             "tests/x.cases.yaml</dd>") in page_of(meta=meta)
+
+
+def test_in_chromium_one_turn_and_code_keeps_its_lines(tmp_path, browser_page):
+    code = "def f():\n    return 1"
+    rows = [row("a", "C1", "coding", "easy", "failed", "wrong", answer=code, answer_text=f"```python\n{code}\n```",
+                turns=[{"role": "assistant"}])]
+    path = tmp_path / "report.html"
+    path.write_text(page_of(rows, {}), encoding="utf-8")
+    page = browser_page.page
+    page.goto(path.as_uri())
+    summary = page.locator("#problems-table tbody tr summary").first.inner_text()
+    assert summary.endswith(" in 1 turn")
+    answer = page.locator("#problems-table tbody td.answer").first
+    assert answer.inner_text() == code  # the line break and the indent kept, not one flattened line
+    assert answer.evaluate("td => getComputedStyle(td).whiteSpace") == "pre-wrap"
+    assert browser_page.errors == []
