@@ -280,3 +280,42 @@ def test_live_view_follows_rows_as_they_are_appended(gui, results, browser_page,
     assert "the run is finished" in page.inner_text("#status")
     assert rows.count() == 14  # no row twice
     assert browser_page.errors == []
+
+
+def test_runs_are_listed_by_their_start_not_by_folder_mtime(results):
+    base, cand = results / "20250101-100000-base", results / "20250102-100000-cand"
+    os.utime(base / "rows.jsonl")  # an old run copied or touched now: still listed by when it ran
+    assert [r.run_id for r in runs.list_runs(results)] == [cand.name, base.name]
+    # meta.json's start time wins over the time in the folder's name
+    meta = json.loads((base / "meta.json").read_text())
+    (base / "meta.json").write_text(json.dumps({**meta, "started_at": "2025-01-03T08:00:00Z"}))
+    listed = runs.list_runs(results)
+    assert [r.run_id for r in listed] == [base.name, cand.name] and listed[0].started == "2025-01-03 08:00 UTC"
+
+
+def test_finished_runs_link_their_answers_and_written_is_the_reports_time(gui, results):
+    run_dir = results / "20250101-100000-base"
+    status, _, body = gui.get("/")
+    assert status == 200
+    assert '<a href="/runs/20250101-100000-base#problems">answers</a>' in body
+    assert "/runs/20250101-100000-base/live" not in body  # a finished run does not open the live view
+    written = json.loads((run_dir / "report.json").read_text())["generated_at"]
+    _, _, page = gui.get("/runs/20250101-100000-base")
+    assert f"written {written}" in page
+
+
+def test_the_live_page_has_the_runs_total_for_its_eta(gui, results):
+    run_dir = results / "20250101-100000-base"
+    meta = json.loads((run_dir / "meta.json").read_text())
+    (run_dir / "meta.json").write_text(json.dumps({**meta, "items": {"a": 40, "b": 30}}))
+    _, _, page = gui.get("/runs/20250101-100000-base/live")
+    assert 'data-total="70"' in page and "ETA" in page
+
+
+def test_the_compare_pages_speed_table_has_units(gui, results):
+    _, _, page = gui.get("/compare?base=20250101-100000-base&new=20250102-100000-cand"
+                         "&base_model=qwen3-32b&new_model=qwen3-32b")
+    speed = page[page.index('<table id="speed">'):]
+    speed = speed[:speed.index("</table>")]
+    assert re.search(r"<td class=\"num\">\d+\.\d tok/s</td>", speed)
+    assert re.search(r"<td class=\"num\">\d+\.\d{3} s</td>", speed)

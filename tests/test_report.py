@@ -177,3 +177,13 @@ def test_backend_recorded_per_model_and_a_change_mid_run_warned():
     assert f"**Warning: {warning}**" in text
     assert f"WARNING: {warning}" in render_terminal(report)
     assert aggregate(ROWS)["models"]["a"]["backend"] == {}
+
+
+def test_card_prints_each_gguf_line_with_its_model_and_cost_only_when_priced():
+    rows = [row("a", "M1", "math", "easy", "passed"), row("b", "M1", "math", "easy", "passed", cost_usd=0.25)]
+    meta = {"models": {"a": {"local": {"gguf_summary": "GGUF a-summary"}},
+                       "b": {"local": {"gguf_summary": "GGUF b-summary"}}}}
+    lines = render_terminal(aggregate(rows, meta), verbosity=-2)
+    assert lines == ["a: GGUF a-summary", lines[1], "b: GGUF b-summary", lines[3]]
+    assert lines[1].startswith("a: 100.0% (1/1)") and "cost" not in lines[1]  # free: no "$0.0000"
+    assert lines[3].startswith("b: 100.0% (1/1)") and lines[3].endswith("cost $0.2500")

@@ -155,7 +155,18 @@ def test_in_chromium_no_errors_no_requests_and_the_table_filters(tmp_path, brows
     page.select_option("#f-outcome", "failed")
     first = page.locator("#problems-table tbody tr").first
     first.locator("summary").click()
-    assert "Answer:" in first.locator("pre").first.inner_text()
+    # the reply opens in a row of its own as wide as the table, not in the narrow Reply column
+    opened = page.locator("#problems-table tr.reply-row")
+    assert "Answer:" in opened.locator("pre").first.inner_text()
+    table_width = page.locator("#problems-table").bounding_box()["width"]
+    assert opened.locator("td").bounding_box()["width"] > 0.9 * table_width
+    first.locator("summary").click()
+    assert opened.count() == 0
+    page.select_option("#f-outcome", "passed")  # the passed answers too, behind their own filter
+    passed = [r for r in rows if r["model"] == model and r["outcome"] == "passed" and r["category"] != "speed"]
+    assert page.inner_text("#f-count") == f"showing {min(100, len(passed))} of {len(passed)}"
+    assert set(page.locator("#problems-table tbody td.outcome-passed").all_inner_texts()) == {"passed"}
+    page.select_option("#f-outcome", "failed")
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     assert (tmp_path / "report.png").stat().st_size > 50_000
     assert browser_page.errors == []
@@ -181,12 +192,17 @@ def test_a_run_writes_report_html_and_its_card_points_at_it(pytester, loopback, 
     assert "served_model m1; server loopback/1 (tests)" in page  # report.json's backend
     result.stdout.fnmatch_lines([
         "*crucible summary*",
-        "m1: 66.7% (2/3) [[]21%-94%[]] n_eff 3, hard 0% (0/1) [[]0%-79%[]] n_eff 1, errors 0, skipped 0, cost $0.0000",
+        # a free model: no "cost $0.0000"
+        "m1: 66.7% (2/3) [[]21%-94%[]] n_eff 3, hard 0% (0/1) [[]0%-79%[]] n_eff 1, errors 0, skipped 0",
         "  math       ██████████░░░░░░░░░░ 50% (1/2) [[]9%-91%[]] n_eff 2",
         "  reasoning  ████████████████████ 100% (1/1) [[]21%-100%[]] n_eff 1",
         "  latency    TTFT * s, decode * (medians of 3 graded requests)",
         f"report: {run_dir.relative_to(pytester.path)}/report.html (beside it: report.json, report.md, rows.jsonl)",
     ])
+    meta = json.loads((run_dir / "meta.json").read_text())  # what chose the items, and how many per model
+    assert meta["selection"] == {"models": "m1", "paths": ["mine.cases.yaml"]} and meta["items"] == {"m1": 3}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta["started_at"])
+    assert "<dt>Selection</dt><dd>--models m1 mine.cases.yaml</dd>" in page
     quiet = pytester.runpytest(*args, "-q").stdout.str()
     assert "  math       ██████████░░░░░░░░░░ 50% (1/2)" in quiet
     very_quiet = pytester.runpytest(*args, "-qq").stdout.str()
@@ -220,3 +236,38 @@ def test_names_beside_close_points_move_down_a_line_until_they_cover_no_other():
     assert charts.spread_labels([(100, 200, 50), (102, 201, 50), (300, 200, 50)], 8) == [-5, 3, 3]
     # a stack of equal points: each one line lower than the one before
     assert charts.spread_labels([(0, 0, 40)] * 3, 8) == [3, -5, -13]
+    # points on the axis (a pass rate of 0): the names stack upwards, none is written across the axis
+    assert charts.spread_labels([(0, 0, 40)] * 3, 8, floor=0) == [3, 11, 19]
+
+
+def test_a_model_without_decode_data_gets_no_empty_decode_axis():
+    rows = [row("a", "M1", "math", "easy", "passed", timings={"ttft_s": 0.5, "e2e_s": 1.0})]
+    svg = charts.distribution_chart(*report_html.timing_samples(rows), {"a": "#123456"})
+    assert "no decode data" in svg and "0.05" not in svg  # no 0-0.05 scale drawn for nothing
+    both = [row("a", "M1", "math", "easy", "passed", timings={"ttft_s": 0.5, "decode_tps": 30.0}),
+            row("b", "M1", "math", "easy", "passed", timings={"ttft_s": 0.5})]
+    svg = charts.distribution_chart(*report_html.timing_samples(both), {"a": "#123456", "b": "#654321"})
+    assert svg.count("no decode data") == 1  # b's row says so; a's has its box
+
+
+def test_the_runs_selection_is_shown():
+    meta = {**META, "selection": {"models": "a,b", "profile": "quick", "-k": "math", "-m": "not speed",
+                                  "paths": ["tests/x.cases.yaml"]}}
+    assert ("<dt>Selection</dt><dd>--models a,b --profile quick -k &#39;math&#39; -m &#39;not speed&#39; "
+            "tests/x.cases.yaml</dd>") in page_of(meta=meta)
+
+
+def test_in_chromium_one_turn_and_code_keeps_its_lines(tmp_path, browser_page):
+    code = "def f():\n    return 1"
+    rows = [row("a", "C1", "coding", "easy", "failed", "wrong", answer=code, answer_text=f"```python\n{code}\n```",
+                turns=[{"role": "assistant"}])]
+    path = tmp_path / "report.html"
+    path.write_text(page_of(rows, {}), encoding="utf-8")
+    page = browser_page.page
+    page.goto(path.as_uri())
+    summary = page.locator("#problems-table tbody tr summary").first.inner_text()
+    assert summary.endswith(" in 1 turn")
+    answer = page.locator("#problems-table tbody td.answer").first
+    assert answer.inner_text() == code  # the line break and the indent kept, not one flattened line
+    assert answer.evaluate("td => getComputedStyle(td).whiteSpace") == "pre-wrap"
+    assert browser_page.errors == []

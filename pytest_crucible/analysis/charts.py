@@ -172,25 +172,35 @@ def tradeoff_chart(models: dict, colours: dict[str, str]) -> str | None:
             # the scales are final: where each label goes can be worked out in points
             to_points = ax.transData + Affine2D().scale(72 / fig.dpi)
             anchors = [(*to_points.transform((x, t["rate"])), LABEL_PT * 0.6 * len(name)) for name, x, t in shown]
-            for (name, x, t), dy in zip(shown, spread_labels(anchors, LABEL_PT + 1)):
+            floor = ax.transAxes.transform((0, 0))[1] * 72 / fig.dpi  # the axis: no name is written across it
+            for (name, x, t), dy in zip(shown, spread_labels(anchors, LABEL_PT + 1, floor)):
                 ax.annotate(name, (x, t["rate"]), xytext=(5, dy), textcoords="offset points", fontsize=LABEL_PT)
         axes[0].set_ylabel("pass rate (95% interval)")
         axes[0].yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
         return _svg(fig)
 
 
-def spread_labels(anchors: list[tuple[float, float, float]], line: float) -> list[float]:
+def spread_labels(anchors: list[tuple[float, float, float]], line: float, floor: float | None = None) -> list[float]:
     """Vertical offsets (points) for labels set 5 points right of their anchors, `anchors` being (x, y,
     label width) in points: 3 points up, or as many lines lower as it takes to cover no label placed
-    before it (highest anchor first), so models with close results keep readable names."""
+    before it (highest anchor first), so models with close results keep readable names. A label that would
+    sink below `floor` (the axis, in points) goes as many lines higher instead."""
     offsets = [0.0] * len(anchors)
     placed: list[tuple[float, float, float]] = []  # left, right, bottom of each label set
+
+    def free(x: float, y: float, width: float, dy: float) -> bool:
+        return not any(x + 5 < right and left < x + 5 + width and abs(y + dy - bottom) < line
+                       for left, right, bottom in placed)
+
     for i in sorted(range(len(anchors)), key=lambda i: -anchors[i][1]):
         x, y, width = anchors[i]
         dy = 3.0
-        while any(x + 5 < right and left < x + 5 + width and abs(y + dy - bottom) < line
-                  for left, right, bottom in placed):
+        while not free(x, y, width, dy):
             dy -= line
+        if floor is not None and y + dy < floor:
+            dy = 3.0
+            while not free(x, y, width, dy):
+                dy += line
         offsets[i] = dy
         placed.append((x + 5, x + 5 + width, y + dy))
     return offsets
@@ -205,8 +215,8 @@ def distribution_chart(ttft: dict[str, list[float]], decode: dict[str, list[floa
     with _figure(9, 1.0 + 0.3 * len(names)) as fig:
         axes = fig.subplots(1, 2, sharey=True)
         _place(fig, left=_label_inches(names), right=0.45, wspace=0.15)
-        for ax, data, title, xlabel in ((axes[0], ttft, "Time to first token", "seconds"),
-                                        (axes[1], decode, "Decode speed", "tokens / s")):
+        for ax, data, title, xlabel, empty in ((axes[0], ttft, "Time to first token", "seconds", "no TTFT data"),
+                                               (axes[1], decode, "Decode speed", "tokens / s", "no decode data")):
             ys = list(range(len(names)))[::-1]
             values = [data.get(n) or [math.nan] for n in names]
             parts = ax.boxplot(values, positions=ys, orientation="horizontal", whis=(5, 95), showfliers=False,
@@ -218,10 +228,14 @@ def distribution_chart(ttft: dict[str, list[float]], decode: dict[str, list[floa
                 n = len(data.get(name) or [])
                 ax.text(1.0, y, f" n={n}", va="center", fontsize=7, color="#666",
                         transform=ax.get_yaxis_transform())
+                if not n:  # an empty row would read as a measured zero
+                    ax.text(0.02, y, empty, va="center", fontsize=7, color="#888", transform=ax.get_yaxis_transform())
             ax.set_yticks(ys, names)
             ax.set_title(title, loc="left")
             ax.set_xlabel(xlabel)
             ax.set_xlim(left=0)
+            if not any(data.get(n) for n in names):  # no scale to show (matplotlib would draw 0-0.05)
+                ax.set_xticks([])
             ax.grid(axis="y", visible=False)
         return _svg(fig)
 

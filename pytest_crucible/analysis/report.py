@@ -367,16 +367,19 @@ def render_terminal(report: Report, verbosity: int = 0, glyphs: str = "█░") 
     """The end-of-run summary: a card per model (total and hard with their 95% intervals, a bar per
     category, TTFT / decode, cost, errors), then the speed block. pytest -q leaves out the speed block,
     -qq prints one line per model."""
-    out = [f"{name}: {text}" for name, text in _local_summaries(report.get("meta") or {})]
+    local = dict(_local_summaries(report.get("meta") or {}))  # each printed with its own model's card
+    out = []
     if (report.get("meta") or {}).get("unsandboxed"):
         out.append("WARNING: code cases ran unsandboxed (--crucible-allow-unsandboxed)")
     out += [f"WARNING: {text}" for text in _backend_changes(report["models"])]
     for name, m in report["models"].items():
         total, hard = m["total"], m["hard"]
         rate = f"{total['rate']:.1%}" if total["rate"] is not None else "n/a"
+        if name in local:
+            out.append(f"{name}: {local[name]}")
+        cost = f", cost ${m['cost_usd']:.4f}" if m["cost_usd"] else ""  # none: no price set (a free model)
         out.append(f"{name}: {rate} ({total['passed']}/{total['n']}){_interval(total)}, hard {_card_cell(hard)}, "
-                   f"errors {total['errors']}, skipped {_skipped(m)}, cost ${m['cost_usd']:.4f}"
-                   + _truncated_text(total["truncated"], ", "))
+                   f"errors {total['errors']}, skipped {_skipped(m)}{cost}" + _truncated_text(total["truncated"], ", "))
         if verbosity < -1:
             continue
         for cat, t in m["categories"].items():

@@ -23,6 +23,7 @@ from pytest_crucible.results.row import latest_rows
 from pytest_crucible.suite.case import CATEGORIES
 
 EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
+PASSED_BUDGET = EXCERPT_BUDGET // 3  # the passed rows' replies, on top: failures matter more
 EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
 SCRIPT_TEMPLATES = ("report.html", "live.html")  # the templates whose inline scripts a page policy allows
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)  # typed blocks (JSON data) never run
@@ -76,11 +77,13 @@ PROBLEM_FIELDS = ("model", "category", "difficulty", "case", "repeat", "outcome"
                   "reply_chars", "reasoning", "reasoning_chars", "tool_calls", "turns")
 
 
-def problem_rows(rows: list[dict]) -> list[dict]:
-    """The failures and errors of the run, each with excerpts of what the model sent back."""
-    listed = [r for r in rows if r.get("outcome") in ("failed", "error")]
+def problem_rows(rows: list[dict], outcomes: tuple[str, ...] = ("failed", "error"),
+                 budget: int = EXCERPT_BUDGET) -> list[dict]:
+    """The rows of the run that ended in `outcomes` (by default its failures and errors), each with excerpts
+    of what the model sent back. Speed items are measurements, never listed as passed."""
+    listed = [r for r in rows if r.get("outcome") in outcomes and r.get("category") != "speed"]
     listed.sort(key=lambda r: (str(r.get("model")), str(r.get("case_id")), r.get("repeat", 1)))
-    per_row = max(EXCERPT_MIN, min(EXCERPT_MAX, EXCERPT_BUDGET // max(1, len(listed))))
+    per_row = max(EXCERPT_MIN, min(EXCERPT_MAX, budget // max(1, len(listed))))
     out = []
     for r in listed:
         reply, reasoning = r.get("answer_text") or "", r.get("reasoning") or ""
@@ -149,9 +152,25 @@ def _meta_items(report: Report) -> list[tuple[str, str]]:
              ("pytest-crucible", meta.get("crucible_version")), ("Profile", meta.get("profile") or "full"),
              ("Seed", meta.get("seed")), ("Repeats", meta.get("repeats")),
              ("Sandbox", meta.get("sandbox")), ("Host", meta.get("host")), ("Config", meta.get("config"))]
+    selection = meta.get("selection")
+    if isinstance(selection, dict) and selection:  # what chose the items: -k, -m, profile, paths, --models
+        items.append(("Selection", selection_text(selection)))
     if meta.get("slo"):
         items.append(("Latency targets", ", ".join(f"{k} {v}" for k, v in meta["slo"].items())))
     return [(k, str(v)) for k, v in items if v not in (None, "")]
+
+
+def selection_text(selection: dict) -> str:
+    """A run's recorded selection as a command-line-like line: `--models a,b -k 'x' -m 'not speed' tests/`."""
+    parts = []
+    for key, value in selection.items():
+        if key == "paths":
+            parts.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
+        elif key in ("-k", "-m"):
+            parts.append(f"{key} {value!r}")
+        else:
+            parts.append(f"--{key} {value}")
+    return " ".join(parts)
 
 
 def _model_meta(report: Report) -> list[dict]:
@@ -197,9 +216,11 @@ def render_html(report: Report, rows, links: list[tuple[str, str]] | None = None
               "decode": m["timings"]["decode_tps"] if m["timings"] else None}
              for name, m in models.items()]
     problems = problem_rows(rows)
+    passed = problem_rows(rows, ("passed",), PASSED_BUDGET)  # behind the "passed" filter
     return templates().get_template("report.html").render(
         report=report, meta=report.get("meta") or {}, table=table, categories=categories,
         charts={k: Markup(v) for k, v in svg.items() if v}, meta_items=_meta_items(report),
         model_meta=_model_meta(report), problems=_json_for_script(problems_table(problems)),
-        problem_count=len(problems), policy=page_policy(), links=links or [],
+        passed=_json_for_script(problems_table(passed)), problem_count=len(problems),
+        listed_count=len(problems) + len(passed), policy=page_policy(), links=links or [],
         title=f"pytest-crucible report {(report.get('meta') or {}).get('run_id', '')}".strip())

@@ -175,11 +175,22 @@ def _render_report(app_state, run_dir: Path) -> str:
             return cached[1]
         rows = read_rows(run_dir)
         report = aggregate(rows, run_meta(run_dir))
+        report["generated_at"] = written_at(run_dir)
         html = render_html(report, rows, links=_nav(run_dir.name))
         app_state.report_cache[run_dir.name] = (stamp, html)
         while len(app_state.report_cache) > REPORT_CACHE:
             app_state.report_cache.pop(next(iter(app_state.report_cache)))
         return html
+
+
+def written_at(run_dir: Path) -> str:
+    """When the run wrote its report (report.json's own stamp), not when this page was rendered."""
+    report_json = run_dir / runs.REPORT_FILE
+    try:
+        stamp = json.loads(report_json.read_text(encoding="utf-8")).get("generated_at")
+    except (OSError, ValueError, AttributeError):
+        stamp = None
+    return str(stamp) if stamp else "not yet (the run has written no report)"
 
 
 async def run_report(request: Request) -> HTMLResponse:
@@ -189,7 +200,10 @@ async def run_report(request: Request) -> HTMLResponse:
 
 async def run_live(request: Request) -> HTMLResponse:
     run_dir = _run_or_404(request)
-    return _page("live.html", title=f"live: {run_dir.name}", links=_nav(run_dir.name), run_id=run_dir.name)
+    items = run_meta(run_dir).get("items")  # per model, recorded by the plugin: the live page's total and ETA
+    total = sum(v for v in items.values() if isinstance(v, int)) if isinstance(items, dict) else 0
+    return _page("live.html", title=f"live: {run_dir.name}", links=_nav(run_dir.name), run_id=run_dir.name,
+                 total=total)
 
 
 def live_fields(row: dict) -> dict:
@@ -200,7 +214,7 @@ def live_fields(row: dict) -> dict:
             "difficulty": row.get("difficulty"), "repeat": row.get("repeat", 1), "outcome": row.get("outcome"),
             "reason": reason[:300] + ("..." if len(reason) > 300 else ""),
             "ttft_s": timings.get("ttft_s"), "decode_tps": timings.get("decode_tps"),
-            "cost_usd": row.get("cost_usd")}
+            "cost_usd": row.get("cost_usd"), "at": row.get("started_at")}
 
 
 async def run_events(request: Request) -> StreamingResponse:

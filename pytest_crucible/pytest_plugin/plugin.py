@@ -9,6 +9,7 @@ needs only sometimes (the recorder, asking ahead, xdist's hooks) are registered 
 from __future__ import annotations
 
 import itertools
+from datetime import UTC, datetime
 
 import pytest
 
@@ -95,7 +96,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     session.flags.update(session.settings.speed.to_meta())
     mode = sandbox.sandbox_mode(session.settings.allow_unsandboxed)
-    session.flags.update(sandbox=mode, unsandboxed=mode == "unsandboxed")
+    session.flags.update(sandbox=mode, unsandboxed=mode == "unsandboxed", selection=run_selection(config, models),
+                         started_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     if mode == "unsandboxed" and session.controller:
         config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
     config.stash[SESSION_KEY] = session
@@ -160,3 +162,14 @@ def _warn_space_separated_values(config: pytest.Config) -> None:
             config.issue_config_time_warning(pytest.PytestConfigWarning(
                 f"write {flag}={value} (with '='): pytest chose rootdir and the ini file before it knew "
                 f"{flag}, and took {value} for a test path"), 3)
+
+
+def run_selection(config: pytest.Config, models: str) -> dict[str, object]:
+    """What chose this run's items (-k, -m, profile, paths, --models): shown with its report, since two
+    runs of one suite are comparable only on what both selected."""
+    option = config.option
+    return {key: value for key, value in (
+        ("models", models), ("profile", setting_value(config, "profile")),
+        ("-k", getattr(option, "keyword", "") or ""), ("-m", getattr(option, "markexpr", "") or ""),
+        ("paths", [str(a) for a in config.args]),
+    ) if value}

@@ -159,6 +159,8 @@ class RunRecorder:
         for model in models:
             if model is not None:
                 counts[model] = counts.get(model, 0) + 1
+        # items per model in meta.json: the GUI's live page shows done/total and an ETA from it
+        self.session.flags.setdefault("items", {}).update(counts)
         for model, total in counts.items():
             spec = self.session.config.models.get(model)
             self.progress.expect(model, total, priced=spec is not None and spec.cost(10**6, 10**6) > 0)

@@ -38,6 +38,7 @@ class RunSummary:
     state: str
     counts: dict[str, int] = field(default_factory=dict)  # passed, failed, error, skipped, measured
     linked: bool = True  # False: the folder's name cannot be put in a URL
+    started_ts: float = 0.0  # the start as a timestamp: the list's order
     damage: str = ""  # what is wrong with the folder (skipped rows, a corrupt meta.json, an odd name); "" if whole
 
     @property
@@ -67,15 +68,17 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _started(run_dir: Path) -> str:
-    match = RUN_ID_TIME.match(run_dir.name)
-    try:  # a name can look like a run id's time without being one (20261399-...)
-        stamp = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S").replace(tzinfo=UTC) if match else None
-    except ValueError:
-        stamp = None
-    if stamp is None:
-        stamp = datetime.fromtimestamp((run_dir / ROWS_FILE).stat().st_mtime, tz=UTC)
-    return stamp.strftime("%Y-%m-%d %H:%M UTC")
+def _start_time(run_dir: Path, meta: dict[str, Any]) -> datetime:
+    """When the run started: meta.json's `started_at`, else the time in a run id's name, else rows.jsonl's
+    modification time (a copied folder has a new one, so it comes last)."""
+    for text, fmt in ((meta.get("started_at"), "%Y-%m-%dT%H:%M:%SZ"),
+                      (m.group(1) if (m := RUN_ID_TIME.match(run_dir.name)) else None, "%Y%m%d-%H%M%S")):
+        try:  # a name can look like a run id's time without being one (20261399-...)
+            if isinstance(text, str):
+                return datetime.strptime(text, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            pass
+    return datetime.fromtimestamp((run_dir / ROWS_FILE).stat().st_mtime, tz=UTC)
 
 
 def _counts(run_dir: Path, state: str, warn: Callable[[str], None]) -> tuple[dict[str, int], list[str]]:
@@ -138,7 +141,9 @@ def _summary(child: Path) -> RunSummary:
     state = run_state(child, meta)
     counts, models = _counts(child, state, warn)
     meta_models = [str(m) for m in meta.get("models") or []] if isinstance(meta.get("models"), list) else []
-    return RunSummary(run_id=child.name, path=child, started=_started(child), models=meta_models or models,
+    start = _start_time(child, meta)
+    return RunSummary(run_id=child.name, path=child, started=start.strftime("%Y-%m-%d %H:%M UTC"),
+                      started_ts=start.timestamp(), models=meta_models or models,
                       profile=str(meta.get("profile") or "full"), state=state, counts=counts,
                       damage="; ".join(problems))
 
@@ -152,10 +157,7 @@ def _printable_name(name: str) -> bool:
 
 
 def _listing_order(run: RunSummary) -> tuple[float, str]:
-    try:
-        return (run.path / ROWS_FILE).stat().st_mtime, run.run_id
-    except OSError:
-        return 0.0, run.run_id
+    return run.started_ts, run.run_id
 
 
 def find_run(results_dir: Path, run_id: str) -> Path | None:
