@@ -108,6 +108,8 @@ def test_no_prices_says_so_instead_of_plotting_zero():
     assert "no prices in models.yaml" not in html  # model a has a cost
     free = [dict(r, cost_usd=0.0) for r in ROWS]
     assert "no prices in models.yaml" in page_of(free)
+    # the table says "free" where no price is set, not 0.0000
+    assert '<td class="num">free</td>' in page_of(free) and '<td class="num">0.0000</td>' not in page_of(free)
 
 
 def test_write_reports_writes_the_page_beside_the_others(tmp_path):
