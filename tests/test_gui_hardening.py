@@ -10,6 +10,7 @@ import json
 import os
 import re
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
@@ -53,7 +54,9 @@ def call(app, path: str, headers: dict | None = None, host: str = "127.0.0.1:877
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    # a thread of its own: a playwright test on the same xdist worker leaves an event loop running in this one
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
     start = next(m for m in sent if m["type"] == "http.response.start")
     got = {k.decode().lower(): v.decode() for k, v in start["headers"]}
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
