@@ -158,7 +158,7 @@ def test_a_line_of_letters_ends_with_its_progress_and_a_file_line_starts_with_it
         def pytest_runtest_logreport(report):
             if report.when == "call" and report.nodeid.startswith("test_a.py"):
                 reporter = pytest_runtest_logreport.config.pluginmanager.get_plugin("terminalreporter")
-                compat.end_progress_line(reporter)
+                compat.end_progress_line(reporter, report)
                 reporter.write("ours\\n")
                 compat.start_file_line(reporter, "test_b.py::test_2")
 

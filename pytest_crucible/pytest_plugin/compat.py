@@ -95,12 +95,20 @@ def terminal_encoding(config: pytest.Config) -> str | None:
     return getattr(stream, "encoding", None)
 
 
-def end_progress_line(reporter) -> None:
+def end_progress_line(reporter, report=None) -> None:
     """End the current line of progress letters with its ` [NN%]` and a newline, as pytest ends a full line
     (`TerminalReporter._write_progress_information_filling_space`). Checked on pytest 8.0.0 and 9.2.0.
-    Where it is gone, or pytest shows no progress (`-p no:...`, `console_output_style=classic`): a newline."""
+    Where it is gone, or pytest shows no progress (`-p no:...`, `console_output_style=classic`): a newline.
+
+    `report`, the report being logged when this is called from `pytest_runtest_logreport`: pytest 8.0
+    counts an item as done only at `pytest_runtest_logfinish`, later pytest already in its logreport; the
+    item is counted here first so both show the same ` [NN%]` (the count is a set: no double count)."""
     fill = getattr(reporter, "_write_progress_information_filling_space", None)
     if fill is not None and getattr(reporter, "_show_progress_info", False):
+        reported = getattr(reporter, "_progress_nodeids_reported", None)
+        if report is not None and isinstance(reported, set):
+            if report.nodeid not in reported and getattr(report, "id", None) not in reported:
+                reported.add(report.nodeid)
         fill()
     reporter.write("\n")
 

@@ -190,7 +190,7 @@ class RunRecorder:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         notes = [n for n in getattr(report, NOTES_ATTRIBUTE, ()) if n not in self._said]
         self._said.update(notes)
-        self.terminal.say(notes, yellow=True)
+        self.terminal.say(notes, report, yellow=True)
         in_flight = getattr(report, IN_FLIGHT_ATTRIBUTE, None)
         if in_flight is not None:
             process, counts = in_flight
@@ -207,18 +207,19 @@ class RunRecorder:
             self.config.hook.pytest_crucible_row_recorded(
                 config=self.config, item=self._items.get(report.nodeid), report=report, row=row)
         last = self.progress.record(row)
-        self._say_progress(row.model, last)
+        self._say_progress(row.model, last, report)
 
-    def _say_progress(self, model: str, last: bool) -> None:
+    def _say_progress(self, model: str, last: bool, report: pytest.TestReport) -> None:
         """Every EVERY_S seconds, and when a model's last item is done (unless the whole run is: its summary
         follows at once)."""
         verbosity = self.config.get_verbosity()
         if verbosity < -1 or self.progress.finished or not (last or self.progress.due()):
             return
         if verbosity == -1:
-            self.terminal.say([self.progress.line()], bold=True)
+            self.terminal.say([self.progress.line()], report, bold=True)
         else:
-            self.terminal.say(self.progress.lines([model] if last and not self.progress.due() else None), bold=True)
+            self.terminal.say(self.progress.lines([model] if last and not self.progress.due() else None), report,
+                             bold=True)
 
     def pytest_keyboard_interrupt(self, excinfo) -> None:
         """Ctrl-C: the requests in flight end (or time out) before the run's report is written: say so."""

@@ -26,7 +26,8 @@ class TerminalLines:
     def reporter(self):
         return self.config.pluginmanager.get_plugin("terminalreporter")
 
-    def say(self, lines: list[str], **markup: bool) -> None:
+    def say(self, lines: list[str], report: pytest.TestReport | None = None, **markup: bool) -> None:
+        """`report`: the report being logged, when called from `pytest_runtest_logreport`."""
         reporter = self.reporter
         if reporter is None or not lines:
             return
@@ -36,7 +37,7 @@ class TerminalLines:
             return
         writer = self.config.get_terminal_writer()
         if writer.width_of_current_line:
-            compat.end_progress_line(reporter)
+            compat.end_progress_line(reporter, report)
         for line in lines:
             writer.line(PREFIX + line, **markup)
         self._fresh = True
