@@ -106,9 +106,9 @@ def end_progress_line(reporter, report=None) -> None:
     fill = getattr(reporter, "_write_progress_information_filling_space", None)
     if fill is not None and getattr(reporter, "_show_progress_info", False):
         reported = getattr(reporter, "_progress_nodeids_reported", None)
-        if report is not None and isinstance(reported, set):
-            if report.nodeid not in reported and getattr(report, "id", None) not in reported:
-                reported.add(report.nodeid)
+        if isinstance(reported, set) and report is not None and report.nodeid not in reported \
+                and getattr(report, "id", None) not in reported:
+            reported.add(report.nodeid)
         fill()
     reporter.write("\n")
 
