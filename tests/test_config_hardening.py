@@ -71,6 +71,10 @@ def test_model_numbers_are_finite_and_in_range(tmp_path, field, value, words):
     (PROVIDER % "" + "models:\n  - {name: \"a\\n\", provider: p}\n", "name must be letters"),
     (PROVIDER % "" + "models:\n  - {name: a, provider: p, model_id: \"m\\n\"}\n", "no spaces or line breaks"),
     ("providers:\n  7: {base_url: 'http://h/v1'}\n", "a provider's name is text"),
+    # libyaml parses (yamlio): nesting this deep would crash the process in libyaml's own composer
+    ("providers: " + "[" * 100_000, "nested too deeply"),
+    ("providers:\n" + "- " * 30_000 + "x\n", "nested too deeply"),
+    ("providers: {p: [1, 2\nmodels: 3\n", "did not find expected ',' or ']'"),
 ])
 def test_odd_yaml_is_a_sentence(tmp_path, text, words):
     with pytest.raises(ConfigError) as info:
