@@ -68,10 +68,10 @@ def run_shards(tmp_path: Path, base_url: str, count: int, *extra: str) -> list[P
     for index in range(1, count + 1):
         folder = make_project(tmp_path / f"machine{index}", base_url)
         env = {**os.environ, "CRUCIBLE_LOCK_DIR": str(folder / "locks"), "PYTHONPATH": os.pathsep.join(sys.path)}
-        procs.append((folder, subprocess.Popen([sys.executable, "-m", "pytest", *ARGS, f"--crucible-shard={index}/{count}",
-                                                *extra, "-q"], cwd=folder, env=env, stdout=subprocess.PIPE,
+        command = [sys.executable, "-m", "pytest", *ARGS, f"--crucible-shard={index}/{count}", *extra, "-q"]
+        procs.append((folder, subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE,
                                                stderr=subprocess.STDOUT, text=True)))
-    for folder, proc in procs:
+    for _, proc in procs:
         out, _ = proc.communicate(timeout=120)
         assert proc.returncode == 1, out  # the wrong answers fail their items
     return [(folder / "crucible-results" / "latest").resolve() for folder, _ in procs]
@@ -96,8 +96,11 @@ def without_timings(value):
 def test_three_shards_merge_into_the_single_machine_run(pytester, loopback, tmp_path, monkeypatch, capsys):
     loopback.script(handler=answer)
     parts = run_shards(tmp_path, loopback.base_url, 3)
+    # the provider allows 4 requests in flight: each shard, with lock files of its own, takes 1 (a third, rounded down)
+    assert loopback.max_in_flight <= 3
     metas = [json.loads((p / "meta.json").read_text()) for p in parts]
-    assert [(m["shard"]["index"], m["shard"]["count"]) for m in metas] == [(1, 3), (2, 3), (3, 3)]
+    assert [(m["shard"]["index"], m["shard"]["count"], m["shard"]["share"]) for m in metas] == [
+        (1, 3, 1 / 3), (2, 3, 1 / 3), (3, 3, 1 / 3)]
     assert len({m["shard"]["suite"] for m in metas}) == 1 and all(m["shard"]["items"] == 72 for m in metas)
     shard_rows = [read_rows(p) for p in parts]
     assert sum(len(r) for r in shard_rows) == 72 and all(len(r) >= 18 for r in shard_rows)  # balanced
@@ -197,6 +200,9 @@ def test_shards_select_every_item_once_as_deselected(pytester, loopback):
 
 
 def test_each_shard_takes_its_share_of_concurrency_and_cost(tmp_path):
+    assert shards.shard_share(shards.Shard(2, 3), None) == 1 / 3      # by default, a shard's part
+    assert shards.shard_share(shards.Shard(2, 3), 1.0) == 1.0         # --crucible-shard-share=1: endpoints of their own
+    assert shards.shard_share(None, 0.5) == 1.0                       # no shard, no sharing
     config = tmp_path / "models.yaml"
     config.write_text(models_yaml("http://127.0.0.1:9/v1", concurrency=8, max_cost=", max_cost_usd: 3.0"))
     session = RunSession(models="m1", config_path=str(config), max_cost=6.0, share=1 / 3, out_dir=str(tmp_path))
@@ -215,7 +221,9 @@ def test_a_shard_resumes_as_itself(pytester, loopback):
     make_project(pytester.path, loopback.base_url)
     loopback.script(handler=answer)
     loopback.fault(500, times=None, message="overloaded")
-    pytester.runpytest(*ARGS, "--crucible-shard=2/3")
+    pytester.runpytest(*ARGS, "--crucible-shard=2/3", "--crucible-shard-share=0.5")
+    meta = json.loads((pytester.path / "crucible-results" / "latest" / "meta.json").read_text())
+    assert (meta["shard"]["index"], meta["shard"]["share"]) == (2, 0.5)
     loopback.clear_faults()
     loopback.reset()
     refused = pytester.runpytest(*ARGS, "--crucible-shard=1/3", "--crucible-resume")

@@ -22,8 +22,8 @@ from pytest_crucible.pytest_plugin.state import (
 from pytest_crucible.results.row import Row
 from pytest_crucible.results.store import read_meta
 from pytest_crucible.suite import importers
-from pytest_crucible.suite import shards as sharding
 from pytest_crucible.suite import node_ids as nodeids
+from pytest_crucible.suite import shards as sharding
 from pytest_crucible.suite.case import (
     CATEGORIES,
     DIFFICULTIES,
@@ -234,7 +234,7 @@ SHARD_OUTPUT = "crucible_shard"  # an xdist worker's shard record, handed to the
 def register_shard(config: pytest.Config, session: RunSession, shard: sharding.Shard | None, share: float) -> None:
     """Select this shard's items in every process that collects; a resumed run keeps the shard it was."""
     resumed = session.flags.get("resumed")
-    if resumed and session.controller:
+    if resumed and session.controller and session.run_id:
         was = (read_meta(session.out_dir / session.run_id) or {}).get("shard")
         was_shard = sharding.Shard(was["index"], was["count"]) if isinstance(was, dict) else None
         if was_shard != shard:

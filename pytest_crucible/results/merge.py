@@ -60,8 +60,8 @@ def read_shard(path: str | os.PathLike[str]) -> ShardRun:
 
 def _settings(meta: dict[str, Any]) -> dict[str, Any]:
     models = meta.get("models") or {}
-    return {**{key: meta.get(key) for key in MATCHED},
-            "models": {name: {k: (spec or {}).get(k) for k in ("model_id", "provider")} for name, spec in models.items()}}
+    named = {name: {k: (spec or {}).get(k) for k in ("model_id", "provider")} for name, spec in models.items()}
+    return {**{key: meta.get(key) for key in MATCHED}, "models": named}
 
 
 def check_shards(runs: list[ShardRun]) -> None:
@@ -118,7 +118,8 @@ def merged_meta(runs: list[ShardRun], run_id: str) -> dict[str, Any]:
             "merged": {"count": first.shard.count, "suite": first.suite, "shards": shards}}
 
 
-def merge_runs(paths: list[str | os.PathLike[str]], out: str | os.PathLike[str]) -> tuple[Path, list, dict]:
+def merge_runs(paths: list[str | os.PathLike[str]],
+               out: str | os.PathLike[str]) -> tuple[Path, list[dict[str, Any]], dict[str, Any]]:
     """Join shard runs into the run folder `out` (new or empty): (its path, its rows, its meta)."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
