@@ -234,3 +234,26 @@ def test_a_shard_resumes_as_itself(pytester, loopback):
     assert outcomes["deselected"] == 48 and outcomes.get("errors", 0) == 0
     rows = read_rows(pytester.path / "crucible-results" / "latest")
     assert len(rows) == 48 and {r["outcome"] for r in rows[24:]} <= {"passed", "failed"}
+
+
+def test_the_sharded_ci_example_uses_real_settings():
+    """docs/ci.md's sharded workflow: valid YAML, real settings, a matrix of N shards and a merge job that gates."""
+    import re
+
+    import yaml
+
+    from pytest_crucible.engine.options import SETTINGS
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ci.md").read_text()
+    block = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "crucible merge" in b)
+    workflow = yaml.safe_load(block)
+    assert {k for k in workflow["env"] if k.startswith("CRUCIBLE_")} <= {s.env for s in SETTINGS.values()}
+    shard, merge = workflow["jobs"]["shard"], workflow["jobs"]["merge"]
+    count = len(shard["strategy"]["matrix"]["shard"])
+    shard_env = next(step["env"] for step in shard["steps"] if "CRUCIBLE_SHARD" in step.get("env", {}))
+    assert count == 3 and shard_env["CRUCIBLE_SHARD"] == "${{ matrix.shard }}/3"
+    assert merge["needs"] == "shard"
+    commands = "\n".join(step.get("run", "") for step in merge["steps"])
+    assert "crucible merge shards/crucible-shard-* --out merged" in commands
+    assert "crucible compare baseline merged --gate" in commands
+    check = re.search(r'python -c "(.*?)"', commands, re.S).group(1)
+    compile(check, "ci.md", "exec")  # the errors check is valid Python as the shell passes it
