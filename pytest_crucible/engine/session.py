@@ -58,7 +58,8 @@ class RunSession:
             self.config = self.config.shared(share)
             max_cost = max_cost * share if max_cost is not None else None
         self.models: list[ModelSpec] = self.config.select(models)
-        _check_share(self.models + ([self.config.select([judge])[0]] if judge else []), share)
+        if share < 1:
+            _check_share(self.models + ([self.config.select([judge])[0]] if judge else []), share)
         self.profile_name = profile
         self.profile = self.config.profile(profile) if profile else {}
         if repeats < 1:

@@ -87,7 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     _warn_space_separated_values(config)
     try:
-        shard = shards.parse_shard(setting_value(config, "shard")) if setting_value(config, "shard") else None
+        shard_text = setting_value(config, "shard")
+        shard = shards.parse_shard(shard_text) if shard_text else None
         share = shards.shard_share(shard, setting_value(config, "shard_share"))
         session = _run_session(config, models, share)
         register_shard(config, session, shard, share)
