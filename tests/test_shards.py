@@ -136,10 +136,11 @@ def test_three_shards_merge_into_the_single_machine_run(pytester, loopback, tmp_
 
 
 def test_merge_refuses_shards_of_other_suites_seeds_and_settings(tmp_path, capsys):
-    def shard_run(name, index, count=2, suite="abc", **meta):
+    def shard_run(name, index, count=2, suite="abc", case=None, **meta):
         folder = tmp_path / name
         folder.mkdir()
-        (folder / "rows.jsonl").write_text(json.dumps({"model": "m", "case_id": name, "outcome": "passed"}) + "\n")
+        row = {"model": "m", "case_id": case or name, "outcome": "passed"}
+        (folder / "rows.jsonl").write_text(json.dumps(row) + "\n")
         (folder / "meta.json").write_text(json.dumps({"run_id": name, "seed": 1, "models": {"m": {"model_id": "x"}},
                                                       "shard": {"index": index, "count": count, "suite": suite},
                                                       **meta}))
@@ -149,7 +150,8 @@ def test_merge_refuses_shards_of_other_suites_seeds_and_settings(tmp_path, capsy
     for other, message in [(shard_run("b", 2, suite="def"), "ran different suites"),
                            (shard_run("c", 2, seed=2), "differ in seed: 2 against 1"),
                            (shard_run("d", 2, repeats=3), "differ in repeats"),
-                           (shard_run("e", 2, count=3), "different numbers of shards")]:
+                           (shard_run("e", 2, count=3), "different numbers of shards"),
+                           (shard_run("g", 2, case="a"), "item a[m] repeat 1 is in both")]:
         assert crucible(["merge", one, other, "--out", str(tmp_path / "out")]) == 2
         assert message in capsys.readouterr().err
     plain = tmp_path / "plain"
