@@ -57,6 +57,16 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _cmd_merge(args) -> int:
+    from pytest_crucible.analysis.report import render_terminal, write_reports  # lazy: CLI start-up
+    from pytest_crucible.results.merge import merge_runs  # lazy: CLI start-up
+    run_dir, rows, meta = merge_runs(args.runs, args.out)
+    for line in render_terminal(write_reports(run_dir, rows, meta), verbosity=-2):
+        print(line)
+    print(f"merged {len(args.runs)} shards into {run_dir} (rows.jsonl, meta.json, report.json, report.md, report.html)")
+    return 0
+
+
 def _cmd_recover(args) -> int:
     from pytest_crucible.analysis.report import render_terminal  # lazy: CLI start-up
     from pytest_crucible.apps.recover import recover_run  # lazy: CLI start-up
@@ -345,11 +355,17 @@ def _add_init(sub) -> None:
 
 
 def _add_run_commands(sub) -> None:
-    """Commands that read finished runs: report, recover, pairwise, compare."""
+    """Commands that read finished runs: report, merge, recover, pairwise, compare."""
     p = sub.add_parser("report", help="rebuild report.json, report.md and report.html from a run's rows.jsonl, "
                        "and say where they are")
     p.add_argument("run_dir", nargs="?", default="crucible-results/latest")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("merge", help="join the runs of --crucible-shard=K/N into one run folder with its reports; "
+                       "refuses (exit 2) shards of different suites or settings, and a missing or doubled shard")
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="every shard's run folder")
+    p.add_argument("--out", required=True, metavar="DIR", help="the merged run's folder (new or empty)")
+    p.set_defaults(func=_cmd_merge)
 
     p = sub.add_parser("recover", help="ask again the items of a run cut off inside their reasoning, with a larger "
                        "limit or asking for the final answer; rows marked recovered, report rebuilt")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import re
 from collections.abc import Iterable
@@ -126,6 +128,16 @@ class Config:
             raise ConfigError(f"unknown model {unknown[0]!r}; known models: {known}",
                               file=str(self.path) if self.path else None, field="models")
         return [self.models[n] for n in dict.fromkeys(names)]
+
+    def shared(self, share: float) -> Config:
+        """This config for one of several runs sharing every provider (--crucible-shard): each takes `share` of a
+        provider's concurrency (rounded down: 0 when too small to share) and of its max_cost_usd."""
+        providers = {name: dataclasses.replace(
+            p, concurrency=math.floor(p.concurrency * share + 1e-9),
+            max_cost_usd=p.max_cost_usd * share if p.max_cost_usd else None) for name, p in self.providers.items()}
+        models = {name: dataclasses.replace(m, provider=providers[m.provider.name]) if m.provider else m
+                  for name, m in self.models.items()}
+        return dataclasses.replace(self, providers=providers, models=models)
 
     def profile(self, name: str) -> dict:
         if name in self.profiles:

@@ -134,6 +134,12 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in [
     Setting("max_cost", "stop sending requests once the run's cost would pass USD (recorded cost plus the worst "
             "case of the requests in flight); the rest is skipped", kind="number", metavar="USD",
             bounds={"minimum": 0, "above": True, "maximum": MAX_USD, "unit": "US dollars"}),
+    Setting("shard", "run shard K of N (e.g. 2/3): a deterministic share of the items, whole case families, the "
+            "same on every machine; `crucible merge` joins the N shard runs into one", metavar="K/N"),
+    Setting("shard_share", "with --crucible-shard: the fraction of every provider's concurrency and cost cap (and "
+            "of --crucible-max-cost) this shard takes (default 1/N, so N shards together stay within them; 1 when "
+            "each machine has an endpoint of its own)", kind="number", metavar="FRACTION",
+            bounds={"minimum": 0, "above": True, "maximum": 1}),
     # crucible gui
     Setting("gui_host", "address crucible gui binds (any but a loopback address requires a token)",
             default="127.0.0.1", cli="--host", plugin=False, metavar="HOST"),

@@ -18,6 +18,7 @@ from pytest_crucible.client.chat import ChatClient
 from pytest_crucible.client.circuit import Circuit
 from pytest_crucible.client.thinking_control import Thinking
 from pytest_crucible.common.cache import cache_dir
+from pytest_crucible.common.errors import InputError
 from pytest_crucible.common.filelocks import SlotPool
 from pytest_crucible.engine.config import Config, ModelSpec, Provider, find_config_path, load_config
 from pytest_crucible.engine.item_kinds import ItemContext, RunSettings
@@ -49,10 +50,16 @@ class RunSession:
                  run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
                  resume: str | None = None, max_cost: float | None = None, invocation: str | None = None,
                  judge: str | None = None, on_client: Callable[[ModelSpec, object], None] | None = None,
-                 config_dirs: tuple[Path, ...] = ()):
+                 config_dirs: tuple[Path, ...] = (), share: float = 1.0):
         # config_dirs: where else models.yaml may be (pytest's rootdir and ini folder), after the current folder
+        # share: of every provider's concurrency and cost cap, and of max_cost (a shard of --crucible-shard)
         self.config: Config = load_config(find_config_path(config_path, also=config_dirs))
+        if share < 1:
+            self.config = self.config.shared(share)
+            max_cost = max_cost * share if max_cost is not None else None
         self.models: list[ModelSpec] = self.config.select(models)
+        if share < 1:
+            _check_share(self.models + ([self.config.select([judge])[0]] if judge else []), share)
         self.profile_name = profile
         self.profile = self.config.profile(profile) if profile else {}
         if repeats < 1:
@@ -316,6 +323,15 @@ class RunSession:
         if model.launch:
             meta["local"] = local_model_meta(model)  # GGUF size, quant, parameters: the report header
         return meta
+
+
+def _check_share(models: list[ModelSpec], share: float) -> None:
+    """A shard's share of a provider must allow one request in flight, or N shards would pass its limit."""
+    for model in models:
+        if model.provider is not None and not model.launch and model.provider.concurrency < 1:
+            raise InputError(f"provider {model.provider.name}: a shard's share ({share:g}) of its concurrency is "
+                             "less than one request: raise its concurrency, run fewer shards, or give "
+                             "--crucible-shard-share=1 when every machine has an endpoint of its own")
 
 
 @contextmanager

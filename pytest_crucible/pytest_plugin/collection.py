@@ -3,6 +3,7 @@ a user's test that asks for a model runs once per model; the profile selects, lo
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,10 @@ from pytest_crucible.pytest_plugin.state import (
     setting_value,
 )
 from pytest_crucible.results.row import Row
+from pytest_crucible.results.store import read_meta
 from pytest_crucible.suite import importers
 from pytest_crucible.suite import node_ids as nodeids
+from pytest_crucible.suite import shards as sharding
 from pytest_crucible.suite.case import (
     CATEGORIES,
     DIFFICULTIES,
@@ -221,3 +224,79 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _model_name(item: pytest.Item) -> str | None:
     state = item_state(item)
     return state.model_name if state is not None else None
+
+
+# -- --crucible-shard: this machine's share of the items ----------------------------------------------
+
+SHARD_OUTPUT = "crucible_shard"  # an xdist worker's shard record, handed to the controller as the worker ends
+
+
+def register_shard(config: pytest.Config, session: RunSession, shard: sharding.Shard | None, share: float) -> None:
+    """Select this shard's items in every process that collects; a resumed run keeps the shard it was."""
+    resumed = session.flags.get("resumed")
+    if resumed and session.controller and session.run_id:
+        was = (read_meta(session.out_dir / session.run_id) or {}).get("shard")
+        was_shard = sharding.Shard(was["index"], was["count"]) if isinstance(was, dict) else None
+        if was_shard != shard:
+            raise InputError(f"--crucible-resume: run {session.run_id} was "
+                             f"{f'shard {was_shard}' if was_shard else 'no shard'}; resume it with "
+                             + (f"--crucible-shard={was_shard}" if was_shard else "no --crucible-shard"))
+    if shard is None:
+        return
+    session.flags["shard"] = {"index": shard.index, "count": shard.count, "share": share}
+    config.pluginmanager.register(ShardSelection(session, shard), "crucible-shard")
+
+
+class ShardSelection:
+    """--crucible-shard=K/N: after every other selection (-k, -m, --deselect, the profile), the items of this
+    shard's families stay; the others are deselected. Records the shard and the suite's fingerprint."""
+
+    def __init__(self, session: RunSession, shard: sharding.Shard):
+        self.session, self.shard = session, shard
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        keys = [_family_key(item) for item in items]
+        shard_of = sharding.assign(Counter(keys), self.shard.count)
+        selected: list[pytest.Item] = []
+        deselected: list[pytest.Item] = []
+        for item, key in zip(items, keys, strict=True):
+            (selected if shard_of[key] == self.shard.index else deselected).append(item)
+        record = {**self.session.flags["shard"], "suite": _suite_fingerprint(items), "items": len(items),
+                  "selected": len(selected)}
+        workeroutput = getattr(config, "workeroutput", None)
+        if workeroutput is not None:
+            workeroutput[SHARD_OUTPUT] = record
+        else:
+            self.session.flags["shard"] = record
+        if deselected:
+            config.hook.pytest_deselected(items=deselected)
+            items[:] = selected
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """Under xdist the workers collect: the controller takes the shard record from the first to end."""
+        record = getattr(node, "workeroutput", {}).get(SHARD_OUTPUT)
+        if record and self.session.controller and "suite" not in self.session.flags["shard"]:
+            self.session.flags["shard"] = record
+            if self.session.store is not None:
+                self.session.store.write_meta(self.session.meta())
+
+
+def _family_key(item: pytest.Item) -> str:
+    """The family an item counts in (as results.row.Row.family_key): an item of no case is its own."""
+    state = item_state(item)
+    case = (state.case or state.check) if state is not None else None
+    return (case.family or case.id) if case is not None else item.nodeid
+
+
+def _suite_fingerprint(items: list[pytest.Item]) -> str:
+    hashes: dict[int, str] = {}
+    lines = []
+    for item in items:
+        state = item_state(item)
+        case = state.case if state is not None else None
+        if case is not None and id(case) not in hashes:
+            hashes[id(case)] = case.content_hash
+        lines.append(f"{item.nodeid} {hashes[id(case)] if case is not None else ''}")
+    return sharding.fingerprint(lines)

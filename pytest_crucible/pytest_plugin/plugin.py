@@ -25,7 +25,7 @@ from pytest_crucible.pytest_plugin import hookspecs
 from pytest_crucible.pytest_plugin.ask_ahead import AskAhead, XdistHooks
 from pytest_crucible.pytest_plugin.state import INSTALLED_KEY, RUN_END_KEY, SESSION_KEY, setting_value
 from pytest_crucible.results.store import RunBusy
-from pytest_crucible.suite import importers
+from pytest_crucible.suite import importers, shards
 from pytest_crucible.suite.case import CATEGORIES, DIFFICULTIES, MARKER_TAGS
 
 pytest_plugins = [
@@ -74,7 +74,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from pytest_crucible.pytest_plugin.collection import installed_collection  # lazy: see below
+    from pytest_crucible.pytest_plugin.collection import installed_collection, register_shard  # lazy: see below
     from pytest_crucible.pytest_plugin.recording import RunRecorder  # lazy: pytest_plugins imports them first
 
     for name, text in MARKER_HELP.items():
@@ -87,7 +87,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     _warn_space_separated_values(config)
     try:
-        session = _run_session(config, models)
+        shard_text = setting_value(config, "shard")
+        shard = shards.parse_shard(shard_text) if shard_text else None
+        share = shards.shard_share(shard, setting_value(config, "shard_share"))
+        session = _run_session(config, models, share)
+        register_shard(config, session, shard, share)
         config.stash[INSTALLED_KEY] = installed_collection(config, session)
         baseline = _baseline(config, session)
     except RunBusy as exc:  # --crucible-resume of a run a live pytest still writes
@@ -110,7 +114,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(XdistHooks(session), "crucible-xdist")
 
 
-def _run_session(config: pytest.Config, models) -> RunSession:
+def _run_session(config: pytest.Config, models, share: float = 1.0) -> RunSession:
     """This process's session: on an xdist worker with the run id, invocation and resumed run the
     controlling process handed it."""
     worker = getattr(config, "workerinput", None)
@@ -128,7 +132,7 @@ def _run_session(config: pytest.Config, models) -> RunSession:
         max_cost=setting_value(config, "max_cost"), invocation=worker.get("crucible_invocation") if worker else None,
         judge=setting_value(config, "judge"),
         config_dirs=tuple(dict.fromkeys(p for p in (config.rootpath, config.inipath and config.inipath.parent) if p)),
-        settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed),
+        settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed), share=share,
         on_client=lambda model, client: config.hook.pytest_crucible_client_made(
             config=config, model=model, client=client))
     session.import_sources = {path.resolve(): name for name in setting_value(config, "import") or []
