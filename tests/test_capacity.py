@@ -54,15 +54,19 @@ def crucible(*args, cwd):
                           text=True, timeout=300)
 
 
+def write_models(path, base_url: str, *, price: str = "{input: 0, output: 0}", provider_extra: str = "") -> None:
+    (path / "models.yaml").write_text(textwrap.dedent(f"""\
+        providers:
+          loop: {{base_url: "{base_url}", concurrency: 16, max_retries: 0, timeout: 20{provider_extra}}}
+        models:
+          - {{name: m1, provider: loop, model_id: m1, price: {price}}}
+        """))
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch, loopback):
     monkeypatch.setenv("CRUCIBLE_LOCK_DIR", str(tmp_path / "locks"))
-    (tmp_path / "models.yaml").write_text(textwrap.dedent(f"""\
-        providers:
-          loop: {{base_url: "{loopback.base_url}", concurrency: 16, max_retries: 0, timeout: 20}}
-        models:
-          - {{name: m1, provider: loop, model_id: m1, price: {{input: 0, output: 0}}}}
-        """))
+    write_models(tmp_path, loopback.base_url)
     return tmp_path
 
 
@@ -121,6 +125,21 @@ def test_more_streams_than_the_provider_allows_are_refused(project, loopback):
     assert result.returncode == 2
     assert "--max-concurrency 32: 32 concurrent streams, but provider loop allows 16" in result.stderr
     assert loopback.chat_count == 0
+
+
+def test_the_providers_cost_cap_stops_the_search(project, loopback):
+    # $1 per completion token: a request books 20 (its max_tokens) and costs about 10 (one token per chunk).
+    # Warm-up, levels 1 and 2 cost 150-190; level 4's 16 requests would pass the 250 cap.
+    write_models(project, loopback.base_url, price="{input: 0, output: 1000000}",
+                 provider_extra=", max_cost_usd: 250")
+    loopback.script(handler=SaturatingEndpoint(loopback))
+    result = crucible("capacity", "m1", "--slo", "ttft=1", "--max-tokens", "20", cwd=project)
+    assert result.returncode == 0, result.stderr
+    data = capacity_json(project)
+    assert data["order"] == [1, 2, 4] and data["capacity"] == 2
+    assert data["stopped"] == "stopped at 4 streams: cost cap $250 reached for provider loop"
+    assert 0 < data["levels"][2]["requests"] < 16 and data["levels"][2]["incomplete"]
+    assert data["cost_usd"] <= 250 and loopback.chat_count == 1 + 8 + 8 + data["levels"][2]["requests"]
 
 
 def fake_level(saturates_at: int, plan: CapacityPlan):

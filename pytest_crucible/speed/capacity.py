@@ -265,8 +265,8 @@ def run_capacity(model_name: str, plan: CapacityPlan, *, config_path: str | None
 def header_lines(model: str, slo: dict, min_good: float) -> list[str]:
     return [f"capacity of {model} at {slo_text(slo)} (a level meets it when >= {min_good:.0%} of its requests "
             "are correct and within every target)",
-            (f"{'streams':>7} {'requests':>8} {'correct':>8} {'in SLO':>7} {'good':>6} {'req/s':>7} {'tok/s':>8} "
-            f"{'TTFT p50':>9} {'TTFT p95':>9} {'ITL p50':>8} {'ITL p95':>8}")]
+            (f"{'streams':>7} {'requests':>8} {'correct':>8} {'in SLO':>7} {'good':>6} {'req/s':>7} {'good/s':>7} "
+             f"{'tok/s':>8} {'TTFT p50':>9} {'TTFT p95':>9} {'ITL p50':>8} {'ITL p95':>8}")]
 
 
 def level_line(level: dict) -> str:
@@ -279,6 +279,7 @@ def level_line(level: dict) -> str:
     mark = "ok" if level["meets_slo"] else ("stopped" if level["incomplete"] else "MISS")
     return (f"{level['concurrency']:>7} {level['requests']:>8} {pct(level['correct_rate']):>8} "
             f"{pct(level['slo_rate']):>7} {pct(level['good_rate']):>6} {level['throughput_rps'] or 0:>7.2f} "
+            f"{level['goodput_rps'] or 0:>7.2f} "
             f"{level['tokens_per_s'] or 0:>8.1f} {ms(level['ttft_p50_s']):>9} {ms(level['ttft_p95_s']):>9} "
             f"{ms(level['itl_p50_s']):>8} {ms(level['itl_p95_s']):>8}  {mark}")
 
