@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
+from pytest_crucible.apps.capacity_cli import add_capacity_command
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.common.redact import redact_base_url
 from pytest_crucible.engine.options import SETTINGS
@@ -340,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_commands(sub)
     _add_service_commands(sub)
     _add_cases_commands(sub)
+    add_capacity_command(sub)
     return parser
 
 

@@ -42,9 +42,10 @@ class SpeedSettings:
         return out
 
 
-def parse_slo(text: str | None) -> dict:
+def parse_slo(text: str | None, option: str = "--crucible-slo") -> dict:
     """`ttft=0.5,e2e=20` -> {"ttft_s": 0.5, "e2e_s": 20.0}. Times in seconds; `decode` in tokens/s (a
-    minimum); `itl` bounds the p95 inter-token latency. A trailing unit (s, ms, tok/s) is accepted."""
+    minimum); `itl` bounds the p95 inter-token latency. A trailing unit (s, ms, tok/s) is accepted.
+    `option` is the flag named in the error messages."""
     if not text:
         return {}
     out: dict = {}
@@ -53,18 +54,41 @@ def parse_slo(text: str | None) -> dict:
         if not part:
             continue
         if "=" not in part:
-            raise ValueError(f"--crucible-slo takes KEY=VALUE pairs like ttft=0.5,e2e=20; got {part!r}")
+            raise ValueError(f"{option} takes KEY=VALUE pairs like ttft=0.5,e2e=20; got {part!r}")
         key, value = (s.strip().lower() for s in part.split("=", 1))
         if key not in SLO_KEYS:
-            raise ValueError(f"--crucible-slo: unknown target {key!r}; use {', '.join(SLO_KEYS)}")
+            raise ValueError(f"{option}: unknown target {key!r}; use {', '.join(SLO_KEYS)}")
         m = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*(ms|s|tok/s|tps)?", value)
         if not m:
-            raise ValueError(f"--crucible-slo: {key}={value!r} is not a number")
+            raise ValueError(f"{option}: {key}={value!r} is not a number; write e.g. {key}=0.5 or {key}=500ms")
         number = float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0)
         if number <= 0:
-            raise ValueError(f"--crucible-slo: {key} must be positive")
+            raise ValueError(f"{option}: {key} must be positive")
         out[SLO_KEYS[key][0]] = number
     return out
+
+
+def slo_misses(timings: dict, slo: dict) -> list[str]:
+    """The targets of `slo` (parse_slo's keys) that one request's timings miss; a metric the request lacks
+    (no answer token, too few chunks for a gap) misses its target."""
+    kinds = {metric: kind for metric, kind in SLO_KEYS.values()}
+    missed = []
+    for key, target in slo.items():
+        value = timings.get(key)
+        if value is None or (value > target if kinds.get(key, "max") == "max" else value < target):
+            missed.append(key)
+    return missed
+
+
+def slo_text(slo: dict) -> str:
+    """`ttft<=0.5 s, decode>=30 tok/s`: the targets as a user reads them."""
+    names = {metric: key for key, (metric, _) in SLO_KEYS.items()}
+    kinds = {metric: kind for metric, kind in SLO_KEYS.values()}
+    parts = []
+    for key, target in slo.items():
+        unit = " tok/s" if key == "decode_tps" else " s"
+        parts.append(f"{names.get(key, key)}{'<=' if kinds.get(key, 'max') == 'max' else '>='}{target:g}{unit}")
+    return ", ".join(parts)
 
 
 def parse_count(text, name: str, minimum: int) -> int | None:

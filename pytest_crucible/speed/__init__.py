@@ -3,6 +3,7 @@
     item_kind      the speed item kind: warm-up, N rounds, a nonce per prompt, 1..N concurrent streams
     plausibility   decode ceiling = bandwidth / bytes read per token; TTFT floor for the prompt
     summary        report.json `models.<name>.speed`, goodput, markdown and terminal blocks
+    capacity       `crucible capacity`: the most concurrent streams whose correct goodput meets the SLO
 
 Per-request metrics (recorded on every row) are in results/request_metrics.py; the hardware table in
 local/hardware.py; run-wide speed settings and the endpoint lock in engine/. Nothing here imports pytest.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
-from pytest_crucible.engine.speed_settings import SLO_KEYS
+from pytest_crucible.engine.speed_settings import slo_misses, slo_text
 from pytest_crucible.results.request_metrics import Spread, median, spread
 from pytest_crucible.results.row import Row, as_rows
 
@@ -209,15 +209,10 @@ def goodput(rows, slo: dict | None) -> Goodput | None:
     good = within = 0
     missed = {key: 0 for key in slo}
     for row in graded:
-        timings = row.timings or {}
-        ok = True
-        for key, target in slo.items():
-            value = timings.get(key)
-            kind = next((k for _, (m, k) in SLO_KEYS.items() if m == key), "max")
-            meets = value is not None and (value <= target if kind == "max" else value >= target)
-            if not meets:
-                missed[key] += 1
-                ok = False
+        misses = slo_misses(row.timings or {}, slo)
+        for key in misses:
+            missed[key] += 1
+        ok = not misses
         within += ok
         good += ok and row.outcome == "passed"
     n = len(graded)
@@ -246,16 +241,6 @@ def _fmt(cell: dict | None, unit: str, scale: float = 1.0, digits: int = 3) -> s
     if cell.get("n", 1) <= 1 or lo == hi:
         return f"{med:.{digits}f}{unit}"
     return f"{med:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f})"
-
-
-def _slo_text(slo: dict) -> str:
-    names = {m: k for k, (m, _) in SLO_KEYS.items()}
-    parts = []
-    for key, target in slo.items():
-        kind = next((k for _, (m, k) in SLO_KEYS.items() if m == key), "max")
-        unit = " tok/s" if key == "decode_tps" else " s"
-        parts.append(f"{names.get(key, key)}{'<=' if kind == 'max' else '>='}{target:g}{unit}")
-    return ", ".join(parts)
 
 
 def render_markdown(name: str, model: Mapping[str, Any]) -> list[str]:
@@ -296,7 +281,7 @@ def render_markdown(name: str, model: Mapping[str, Any]) -> list[str]:
     if good:
         if not speed:
             lines += [f"## Speed: {name}", ""]
-        lines += [f"Correct goodput ({_slo_text(good['slo'])}): "
+        lines += [f"Correct goodput ({slo_text(good['slo'])}): "
                   f"{_pct(good['rate'])} ({good['good']}/{good['n']} correct and within the targets; "
                   f"{good['correct']} correct, {good['within_slo']} within the targets)", ""]
     return lines
@@ -359,7 +344,7 @@ def render_terminal(name: str, model: Mapping[str, Any]) -> list[str]:
             out.append(f"    warning: this machine was busy while measuring (load {speed['host_busy']:.1f} per CPU): "
                        "other work slowed the local server")
     if good:
-        out.append(f"  goodput ({_slo_text(good['slo'])}): {_pct(good['rate'])} "
+        out.append(f"  goodput ({slo_text(good['slo'])}): {_pct(good['rate'])} "
                    f"({good['good']}/{good['n']} correct and within the targets)")
     return out
 
