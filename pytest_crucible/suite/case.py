@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import inspect
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from pytest_crucible.common.numbers import MAX_SECONDS, MAX_TOKENS, number_probl
 from pytest_crucible.common.yamlio import LineDict, load_yaml
 from pytest_crucible.suite.agent_loop import check_simulation
 from pytest_crucible.suite.grader_types import check_spec
+from pytest_crucible.suite.python_case_files import python_case_entries
 from pytest_crucible.suite.speed_plan import check_plan
 
 CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "prose", "speed")
@@ -157,58 +156,11 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
                             "max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
     else:
-        (entries, first_line), defaults = _load_python_entries(path, DEFAULT_SEED if seed is None else seed), {}
+        roots = (builtin_cases_dir(), Path(__file__).resolve().parents[1])  # the suite and what it may import
+        (entries, first_line), defaults = python_case_entries(path, DEFAULT_SEED if seed is None else seed, roots), {}
     cases = [build_case(entry, path, defaults, default_line=first_line) for entry in entries]
     check_unique_ids(cases)
     return cases
-
-
-def _load_python_entries(path: Path, seed: int) -> tuple[list, int | None]:
-    """The file's case mappings, and the line that made them (a generated case points at its generator)."""
-    module_name = f"_crucible_cases_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise CaseError("cannot import this Python case file", file=str(path))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except SystemExit as exc:  # the user's file must not end the run (or `crucible cases list`) silently
-        raise CaseError(f"importing the file called sys.exit({exc.code!r})", file=str(path),
-                        line=_line_in(exc, path)) from None
-    except Exception as exc:  # the user's file failed to import: report where, not a traceback
-        raise CaseError(f"importing the file raised {type(exc).__name__}: {exc}", file=str(path),
-                        line=_line_in(exc, path)) from None
-    finally:
-        sys.modules.pop(module_name, None)
-    if hasattr(module, "cases") and callable(module.cases):
-        try:
-            entries = module.cases(seed) if inspect.signature(module.cases).parameters else module.cases()
-        except CaseError:
-            raise
-        except (Exception, SystemExit) as exc:  # a family's generator broke: say where, not a traceback
-            raise CaseError(f"cases({seed}) raised {type(exc).__name__}: {exc}", file=str(path),
-                            line=_line_in(exc, path)) from None
-        line = getattr(getattr(module.cases, "__code__", None), "co_firstlineno", None)
-    elif hasattr(module, "CASES"):
-        entries, line = module.CASES, None
-    else:
-        raise CaseError("a Python case file defines CASES (a list of case mappings) or a function "
-                        "cases() returning one", file=str(path))
-    if not isinstance(entries, list | tuple):
-        raise CaseError(f"{'cases()' if line else 'CASES'} must be a list of case mappings, got "
-                        f"{type(entries).__name__}", file=str(path), line=line)
-    return list(entries), line
-
-
-def _line_in(exc: BaseException, path: Path) -> int | None:
-    """The deepest line of `path` in the exception's traceback."""
-    line, tb = None, exc.__traceback__
-    while tb is not None:
-        if Path(tb.tb_frame.f_code.co_filename) == path:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
 
 
 def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_line: int | None = None) -> Case:
