@@ -105,6 +105,18 @@ def test_resuming_a_finished_run_rebuilds_its_report_and_asks_nothing(project, l
     result.stdout.fnmatch_lines(["*crucible summary*"])
 
 
+def test_a_resumed_run_keeps_when_it_started_and_what_it_selected(project, loopback):
+    run(project, "-k", "R00 or R01")
+    meta_file = rows_file(project).parent / "meta.json"
+    first = json.loads(meta_file.read_text())
+    time.sleep(1.1)  # meta.json's times are to the second
+    run(project, "--crucible-resume", "-k", "R02")
+    meta = json.loads(meta_file.read_text())
+    assert meta["started_at"] == first["started_at"] and meta["selection"] == first["selection"]
+    assert meta["selection"]["-k"] == "R00 or R01" and meta["resumed_selection"]["-k"] == "R02"
+    assert meta["resumed_at"] > first["started_at"]
+
+
 def test_resume_needs_a_run_to_continue(project):
     result = run(project, "--crucible-resume")
     assert result.ret == 4

@@ -24,7 +24,7 @@ from pytest_crucible.engine.session import RunSession
 from pytest_crucible.pytest_plugin import hookspecs
 from pytest_crucible.pytest_plugin.ask_ahead import AskAhead, XdistHooks
 from pytest_crucible.pytest_plugin.state import INSTALLED_KEY, RUN_END_KEY, SESSION_KEY, setting_value
-from pytest_crucible.results.store import RunBusy
+from pytest_crucible.results.store import RunBusy, read_meta
 from pytest_crucible.suite import importers, shards
 from pytest_crucible.suite.case import CATEGORIES, DIFFICULTIES, MARKER_TAGS
 
@@ -100,8 +100,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     session.flags.update(session.settings.speed.to_meta())
     mode = sandbox.sandbox_mode(session.settings.allow_unsandboxed)
-    session.flags.update(sandbox=mode, unsandboxed=mode == "unsandboxed", selection=run_selection(config, models),
-                         started_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    session.flags.update(sandbox=mode, unsandboxed=mode == "unsandboxed", **_when_and_what(config, session, models))
     if mode == "unsandboxed" and session.controller:
         config.issue_config_time_warning(pytest.PytestWarning(sandbox.UNSANDBOXED_WARNING), 2)
     config.stash[SESSION_KEY] = session
@@ -112,6 +111,20 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(AskAhead(session, config), "crucible-ask-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(session), "crucible-xdist")
+
+
+def _when_and_what(config: pytest.Config, session: RunSession, models) -> dict:
+    """meta.json's started_at and selection: a resumed run keeps its own, and adds when it was resumed and,
+    where it differs, what the resume selected."""
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    fresh = {"started_at": now, "selection": run_selection(config, models)}
+    if not (session.flags.get("resumed") and session.controller and session.run_id):
+        return fresh
+    was = read_meta(session.out_dir / session.run_id) or {}
+    kept = {**fresh, **{k: was[k] for k in fresh if k in was}, "resumed_at": now}
+    if kept["selection"] != fresh["selection"]:
+        kept["resumed_selection"] = fresh["selection"]  # the resume asked for other items
+    return kept
 
 
 def _run_session(config: pytest.Config, models, share: float = 1.0) -> RunSession:
