@@ -64,7 +64,7 @@ def test_the_page_read_from_the_file_is_the_page_of_the_rows_held_whole(tmp_path
     report = aggregate(whole, meta)
     assert report_html.render_html(report, lean) == report_html.render_html(report, whole)
     # texts clipped shorter than the page's excerpts (as when a resume replaced rows): read again, same page
-    tight = {"problems": (2_000, 80, 4000), "passed": (2_000, 80, 4000)}
+    tight = {"problems": (2_000, 80, 4000, 10_000), "passed": (2_000, 80, 4000, 10_000)}
     assert report_html.render_html(report, ReportRows.read(run_dir, caps=tight)) == \
         report_html.render_html(report, whole)
 
@@ -78,6 +78,21 @@ def test_crucible_report_writes_what_the_rows_held_whole_write(tmp_path):
     for name, text in held.items():
         stamp = re.compile(r"\d{4}-\d\d-\d\dT[\d:]+\+00:00")  # when it was written differs
         assert stamp.sub("T", (run_dir / name).read_text()) == stamp.sub("T", text), name
+
+
+def test_a_big_run_s_page_holds_the_first_rows_and_says_how_many_more(tmp_path, monkeypatch):
+    run_dir = write_run(tmp_path, "20250101-100000-many", models=2, cases=60, seed=4)
+    rows = read_rows(run_dir)
+    wrong = sum(1 for r in rows if r["outcome"] in ("failed", "error"))
+    assert "more are in rows.jsonl" not in report_html.render_html(aggregate(rows), rows)
+    monkeypatch.setattr(report_html, "PAGE_ROWS", 20)
+    html = report_html.render_html(aggregate(rows), ReportRows.read(run_dir))
+    embedded = re.search(r'id="crucible-problems">(.*?)</script>', html, re.S).group(1)
+    listed = [r[3] for r in json.loads(embedded)["rows"]]
+    assert len(listed) == 20 and listed == sorted(listed)  # the first by model and case
+    assert f"Failures and errors ({wrong})" in html
+    left_out = wrong - 20 + sum(1 for r in rows if r["outcome"] == "passed" and r["category"] != "speed") - 20
+    assert f"{left_out:,} more are in rows.jsonl" in html
 
 
 def test_compare_pairs_lean_rows_as_it_paired_whole_ones(tmp_path):

@@ -26,6 +26,7 @@ from pytest_crucible.analysis.report_rows import (
     EXCERPT_BUDGET,
     EXCERPT_MAX,
     EXCERPT_MIN,
+    PAGE_ROWS,
     PASSED_BUDGET,
     ReportRows,
     excerpt,
@@ -69,12 +70,15 @@ PROBLEM_FIELDS = ("model", "category", "difficulty", "case", "repeat", "outcome"
 
 
 def problem_rows(rows: ReportRows, outcomes: tuple[str, ...] = ("failed", "error"),
-                 budget: int = EXCERPT_BUDGET) -> list[list]:
+                 budget: int = EXCERPT_BUDGET, limit: int = PAGE_ROWS) -> tuple[list[list], int]:
     """The rows of the run that ended in `outcomes` (by default its failures and errors), each with excerpts
     of what the model sent back, as lists of PROBLEM_FIELDS' values (the field names once, not once per
-    row). Speed items are measurements, never listed as passed."""
+    row): the first `limit` by model and case, and how many there are in all. Speed items are
+    measurements, never listed as passed."""
     listed = [r for r in rows.rows if r.outcome in outcomes and r.category != "speed"]
     listed.sort(key=lambda r: (str(r.model), str(r.case_id), r.repeat))
+    total = len(listed)
+    del listed[limit:]
     per_row = excerpt_cap(budget, len(listed), EXCERPT_MIN, EXCERPT_MAX)
     out = []
     for r, texts in zip(listed, rows.texts(listed, per_row)):
@@ -83,7 +87,7 @@ def problem_rows(rows: ReportRows, outcomes: tuple[str, ...] = ("failed", "error
                     texts.answer, texts.reply.cut(reply_share), texts.reply.length,
                     texts.reasoning.cut(per_row - reply_share, keep="tail"), texts.reasoning.length,
                     texts.tool_calls.cut(per_row // 3), texts.turns])
-    return out
+    return out, total
 
 
 def problems_table(problems: list[list]) -> dict:
@@ -209,12 +213,13 @@ def render_html(report: Report, rows, links: list[tuple[str, str]] | None = None
               "ttft": m["timings"]["ttft_s"] if m["timings"] else None,
               "decode": m["timings"]["decode_tps"] if m["timings"] else None}
              for name, m in models.items()]
-    problems = problem_rows(rows)
-    passed = problem_rows(rows, ("passed",), PASSED_BUDGET)  # behind the "passed" filter
+    problems, problem_count = problem_rows(rows, limit=PAGE_ROWS)
+    passed, passed_count = problem_rows(rows, ("passed",), PASSED_BUDGET, PAGE_ROWS)  # behind the "passed" filter
     return templates().get_template("report.html").render(
         report=report, meta=report.get("meta") or {}, table=table, categories=categories,
         charts={k: Markup(v) for k, v in svg.items() if v}, meta_items=_meta_items(report),
         model_meta=_model_meta(report), problems=_json_for_script(problems_table(problems)),
-        passed=_json_for_script(problems_table(passed)), problem_count=len(problems),
-        listed_count=len(problems) + len(passed), policy=page_policy(), links=links or [],
+        passed=_json_for_script(problems_table(passed)), problem_count=problem_count,
+        listed_count=len(problems) + len(passed), left_out=problem_count + passed_count - len(problems) - len(passed),
+        page_rows=PAGE_ROWS, policy=page_policy(), links=links or [],
         title=f"pytest-crucible report {(report.get('meta') or {}).get('run_id', '')}".strip())

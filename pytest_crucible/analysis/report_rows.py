@@ -27,9 +27,10 @@ from pytest_crucible.results.store import ROWS_FILE, iter_numbered_rows
 EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
 PASSED_BUDGET = EXCERPT_BUDGET // 3  # the passed rows' replies, on top: failures matter more
 EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
-# report.html's two lists of rows: (budget, least, most characters per row) of their excerpts
-EXCERPT_CAPS = {"problems": (EXCERPT_BUDGET, EXCERPT_MIN, EXCERPT_MAX),
-                "passed": (PASSED_BUDGET, EXCERPT_MIN, EXCERPT_MAX)}
+PAGE_ROWS = 10_000  # failures and errors, and passed answers, each: the first this many by model and case
+# report.html's two lists of rows: (budget, least, most characters per row, most rows) of their excerpts
+EXCERPT_CAPS = {"problems": (EXCERPT_BUDGET, EXCERPT_MIN, EXCERPT_MAX, PAGE_ROWS),
+                "passed": (PASSED_BUDGET, EXCERPT_MIN, EXCERPT_MAX, PAGE_ROWS)}
 Item = tuple[str, str, int]  # (model, case id, repeat): what latest_rows keeps one row of
 LISTED = {"failed": "problems", "error": "problems", "passed": "passed"}  # outcome -> the page's list
 TEXT_FIELDS = ("answer_text", "reasoning", "tool_calls", "answer", "turns", "trace", "grade_details")
@@ -133,9 +134,9 @@ class ReportRows:
 
     @classmethod
     def read(cls, path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None,
-             caps: Mapping[str, tuple[int, int, int]] | None = None) -> ReportRows:
+             caps: Mapping[str, tuple[int, int, int, int]] | None = None) -> ReportRows:
         """The rows of a run folder or rows.jsonl, read once (damaged lines skipped, as `iter_rows` does).
-        `caps`: per list (`LISTED`'s values) the (budget, low, high) of the excerpts (report.html's)."""
+        `caps`: per list (`LISTED`'s values) the (budget, low, high, rows) of the excerpts (report.html's)."""
         path = Path(path)
         path = path / ROWS_FILE if path.is_dir() else path
         reader = _Reader(EXCERPT_CAPS if caps is None else caps)
@@ -175,7 +176,7 @@ def collector_paused() -> Iterator[None]:
 class _Reader:
     """One pass over a run's lines: latest rows kept lean, texts clipped as the counts so far allow."""
 
-    def __init__(self, caps: Mapping[str, tuple[int, int, int]]):
+    def __init__(self, caps: Mapping[str, tuple[int, int, int, int]]):
         self.caps = caps
         self.latest: dict[Item, Row] = {}
         self.lines: dict[Item, int] = {}
@@ -191,10 +192,10 @@ class _Reader:
         self.lines[item] = number
         self.texts.pop(item, None)
         listed = LISTED.get(row.outcome or "") if row.category != "speed" else None
-        if listed in self.caps:
+        if listed is not None and listed in self.caps:
             self.seen[listed] += 1
-            budget, low, high = self.caps[listed]
-            self.texts[item] = RowTexts.of(data, excerpt_cap(budget, self.seen[listed], low, high))
+            budget, low, high, most = self.caps[listed]
+            self.texts[item] = RowTexts.of(data, excerpt_cap(budget, min(most, self.seen[listed]), low, high))
 
 
 def lean(data: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
