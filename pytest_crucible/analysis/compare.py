@@ -100,8 +100,7 @@ def load_run(path: str | Path) -> RunData:
             meta = data if name == "meta.json" else data.get("meta") or {}
             break
     meta.setdefault("run_id", run_dir.resolve().name)
-    # a lean Row per line as it is read (no reply texts): two 100,000-row runs fit in a few hundred MB
-    return RunData(lean_rows(rows_path), meta, str(run_dir))
+    return RunData(lean_rows(rows_path), meta, str(run_dir))  # no reply texts: 100,000-row runs stay small
 
 
 # -- one side: per-case results ----------------------------------------------------------------------
