@@ -3,7 +3,9 @@
 Built from report.json's mapping (`report.aggregate`) and the rows it came from: the summary table, the
 charts (`charts.py`), the failures and errors with an excerpt of each reply, and the run's meta. The
 replies are cut to fit EXCERPT_BUDGET characters in all, so the page stays small at 10 models x 1,000
-cases (10,000 failures still fit); rows.jsonl keeps every reply whole.
+cases (10,000 failures still fit); past PAGE_ROWS failures (or passed answers) the page lists the first
+ones and says how many more rows.jsonl has, which keeps every reply whole. The rows come as a ReportRows
+(report_rows.py): a big run's rows.jsonl is read once, its texts clipped, never held whole.
 """
 
 from __future__ import annotations
