@@ -16,7 +16,7 @@ is each median against the issue's target; a target is met when the wall or CPU 
 Where the time went before (cProfile and peak RSS of `crucible report` on the same rows, 47 s, 1.5 GB): a
 dict copy of every row (dataclasses.asdict, a deep copy) for the page, 55% of the time; every reply held
 in memory, twice over; rows turned into Row objects twice (aggregate and page), each line's shape checked
-field by field in Python; report.json re-parsed by a JSON decoder made per line. The run list re-read
+field by field in Python, with a new JSON decoder made for every line. The run list re-read
 every row of a run without a fresh report.json on every load; one lock serialised every page's render.
 """
 
