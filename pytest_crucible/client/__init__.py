@@ -25,6 +25,6 @@ def __getattr__(name: str) -> Any:
     """ChatClient loaded when first named: a reader of rows (`crucible report`) imports response.py, not
     the openai package behind chat.py (a second of start-up)."""
     if name == "ChatClient":
-        from pytest_crucible.client.chat import ChatClient
+        from pytest_crucible.client.chat import ChatClient  # lazy: the openai package, only for a client
         return ChatClient
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
