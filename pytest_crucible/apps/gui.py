@@ -39,7 +39,7 @@ from pytest_crucible.analysis.compare import compare_runs, load_run
 from pytest_crucible.analysis.json_shapes import Comparison
 from pytest_crucible.analysis.report import aggregate
 from pytest_crucible.analysis.report_html import page_policy, render_html, templates
-from pytest_crucible.analysis.report_rows import ReportRows
+from pytest_crucible.analysis.report_rows import ReportRows, collector_paused
 from pytest_crucible.common.errors import InputError
 from pytest_crucible.results import runs
 from pytest_crucible.results.store import ROWS_FILE, run_meta
@@ -177,9 +177,10 @@ def _render_report(app_state, run_dir: Path) -> str:
         if cached and cached[0] == stamp:
             return cached[1]
         rows = ReportRows.read(run_dir)
-        report = aggregate(rows.rows, run_meta(run_dir))
-        report["generated_at"] = written_at(run_dir)
-        html = render_html(report, rows, links=_nav(run_dir.name), chart_lock=app_state.chart_lock)
+        with collector_paused():  # a big run's rows held: the collector would walk them over and over
+            report = aggregate(rows.rows, run_meta(run_dir))
+            report["generated_at"] = written_at(run_dir)
+            html = render_html(report, rows, links=_nav(run_dir.name), chart_lock=app_state.chart_lock)
         app_state.report_cache.put(run_dir.name, (stamp, html))
         return html
 
