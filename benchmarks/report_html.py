@@ -1,6 +1,7 @@
 """report.html at scale: file size and render time in headless Chromium, against the issue's targets.
 
     python benchmarks/report_html.py [--runs 5] [--models 10] [--cases 1000]
+    python benchmarks/report_html.py --large [--runs 3]     # the 100,000-row case (benchmarks/large_run.py)
 
 Writes a synthetic run (tests/synthetic_run.py: N models x M accuracy cases plus the speed sweep, with
 replies and reasoning of realistic length) and a small one (3 x 60) side by side, builds each report
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from synthetic_run import write_run  # noqa: E402
 
@@ -93,7 +94,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--models", type=int, default=10)
     parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--large", action="store_true",
+                        help="the 100,000-row case: crucible report, the GUI's run list and pages, compare")
     args = parser.parse_args()
+    if args.large:
+        from large_run import large_case
+        with tempfile.TemporaryDirectory() as tmp:
+            return 0 if large_case(Path(tmp), args.runs) else 1
     with tempfile.TemporaryDirectory() as tmp:
         big, big_build = build(Path(tmp), "big", args.models, args.cases, args.runs)
         small, small_build = build(Path(tmp), "small", 3, 60, args.runs)

@@ -48,7 +48,7 @@ def _model_profiles(count: int, rng: random.Random) -> list[dict]:
     return out
 
 
-def _accuracy_row(rng: random.Random, run_id: str, model: dict, index: int) -> dict:
+def _accuracy_row(rng: random.Random, run_id: str, model: dict, index: int, repeat: int = 1) -> dict:
     category = ACCURACY_CATEGORIES[index % len(ACCURACY_CATEGORIES)]
     difficulty = DIFFICULTIES[(index // len(ACCURACY_CATEGORIES)) % 3]
     p_pass = model["skill"] * {"easy": 1.15, "medium": 0.9, "hard": 0.55}[difficulty]
@@ -63,7 +63,7 @@ def _accuracy_row(rng: random.Random, run_id: str, model: dict, index: int) -> d
                                      "1 calls, expected 3", "AssertionError in test 3: expected 7, got 6"))}
     row = {"run_id": run_id, "model": model["name"], "model_id": model["name"], "provider": "synthetic",
            "case_id": f"{category[:2].upper()}-{index:04d}", "category": category, "difficulty": difficulty,
-           "tags": [], "repeat": 1, "started_at": "2025-01-01T00:00:00.000+00:00", "outcome": outcome,
+           "tags": [], "repeat": repeat, "started_at": "2025-01-01T00:00:00.000+00:00", "outcome": outcome,
            "reason": reasons[outcome], "params": {"max_tokens": 4096, "temperature": 0}}
     if outcome in ("error", "skipped"):
         return row
@@ -124,19 +124,21 @@ def _speed_row(rng: random.Random, run_id: str, model: dict, case_id: str, strea
 
 
 def write_run(out_dir: Path, run_id: str = "20250101-120000-synt", *, models: int = 3, cases: int = 60,
-              seed: int = 0, speed: bool = True) -> Path:
-    """Write `out_dir/run_id/rows.jsonl` and `meta.json`; return the run folder."""
+              seed: int = 0, speed: bool = True, repeats: int = 1) -> Path:
+    """Write `out_dir/run_id/rows.jsonl` and `meta.json`; return the run folder. `repeats`: answers per
+    accuracy case (10 models x 1,000 cases x 10 repeats is the 100,000-row benchmark)."""
     rng = random.Random(seed)
     profiles = _model_profiles(models, rng)
     run_dir = Path(out_dir) / run_id
     run_dir.mkdir(parents=True, exist_ok=True)
-    meta = {"run_id": run_id, "crucible_version": "0.1.0", "profile": "full", "repeats": 1, "seed": 20250101,
+    meta = {"run_id": run_id, "crucible_version": "0.1.0", "profile": "full", "repeats": repeats, "seed": 20250101,
             "sandbox": "bwrap", "unsandboxed": False, "host": "bench-host", "pid": 0,
             "models": {m["name"]: {"model_id": m["name"], "provider": "synthetic"} for m in profiles}}
     (run_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     with open(run_dir / "rows.jsonl", "w", encoding="utf-8") as fh:
         for model in profiles:
-            rows = [_accuracy_row(rng, run_id, model, i) for i in range(cases)]
+            rows = [_accuracy_row(rng, run_id, model, i, repeat) for repeat in range(1, repeats + 1)
+                    for i in range(cases)]
             if speed:
                 rows += [_speed_row(rng, run_id, model, case_id, streams) for case_id, streams in SWEEP]
             for row in rows:

@@ -30,10 +30,11 @@ from typing import Any
 from pytest_crucible.analysis import json_shapes as shapes
 from pytest_crucible.analysis import stats
 from pytest_crucible.analysis.report import backend_summary
+from pytest_crucible.analysis.report_rows import lean_rows
 from pytest_crucible.common.errors import InputError
 from pytest_crucible.common.numbers import dumps_finite
 from pytest_crucible.results.row import SCORED, Row, as_rows, latest_rows
-from pytest_crucible.results.store import ROWS_FILE, iter_rows
+from pytest_crucible.results.store import ROWS_FILE
 from pytest_crucible.suite.case import CATEGORIES
 
 SCHEMA_VERSION = 1
@@ -99,8 +100,7 @@ def load_run(path: str | Path) -> RunData:
             meta = data if name == "meta.json" else data.get("meta") or {}
             break
     meta.setdefault("run_id", run_dir.resolve().name)
-    # a Row per line as it is read: fewer objects alive at once for the garbage collector to scan
-    return RunData([Row.from_dict(data) for data in iter_rows(rows_path)], meta, str(run_dir))
+    return RunData(lean_rows(rows_path), meta, str(run_dir))  # no reply texts: 100,000-row runs stay small
 
 
 # -- one side: per-case results ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
+from pytest_crucible.analysis.report_rows import ReportRows, collector_paused
 from pytest_crucible.analysis.stats import (
     clustered_interval,
     detectable_drop,
@@ -423,11 +424,15 @@ def _truncated_text(truncated: Truncated, lead: str) -> str:
 
 
 def write_reports(run_dir: Path, rows, meta: dict | None = None) -> Report:
-    """report.json, report.md and report.html in `run_dir`; returns the report."""
+    """report.json, report.md and report.html in `run_dir` from its rows (a ReportRows: `crucible report`
+    reads a big run's rows.jsonl that way; or the rows themselves); returns the report."""
     from pytest_crucible.analysis.report_html import render_html  # lazy: matplotlib, only when a report is written
-    report = aggregate(rows, meta)
-    run_dir = Path(run_dir)
-    (run_dir / "report.json").write_text(dumps_finite(report, indent=2) + "\n", encoding="utf-8")
-    (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
-    (run_dir / HTML_FILE).write_text(render_html(report, rows), encoding="utf-8")
+    if not isinstance(rows, ReportRows):
+        rows = ReportRows.of(rows)
+    with collector_paused():  # 100,000 rows held: the collector would walk them over and over
+        report = aggregate(rows.rows, meta)
+        run_dir = Path(run_dir)
+        (run_dir / "report.json").write_text(dumps_finite(report, indent=2) + "\n", encoding="utf-8")
+        (run_dir / "report.md").write_text(render_markdown(report), encoding="utf-8")
+        (run_dir / HTML_FILE).write_text(render_html(report, rows), encoding="utf-8")
     return report

@@ -3,7 +3,9 @@
 Built from report.json's mapping (`report.aggregate`) and the rows it came from: the summary table, the
 charts (`charts.py`), the failures and errors with an excerpt of each reply, and the run's meta. The
 replies are cut to fit EXCERPT_BUDGET characters in all, so the page stays small at 10 models x 1,000
-cases (10,000 failures still fit); rows.jsonl keeps every reply whole.
+cases (10,000 failures still fit); past PAGE_ROWS failures (or passed answers) the page lists the first
+ones and says how many more rows.jsonl has, which keeps every reply whole. The rows come as a ReportRows
+(report_rows.py): a big run's rows.jsonl is read once, its texts clipped, never held whole.
 """
 
 from __future__ import annotations
@@ -13,18 +15,28 @@ import hashlib
 import json
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from pytest_crucible.analysis import charts
 from pytest_crucible.analysis.json_shapes import Report, Tally
-from pytest_crucible.results.row import latest_rows
+from pytest_crucible.analysis.report_rows import (
+    EXCERPT_BUDGET,
+    EXCERPT_MAX,
+    EXCERPT_MIN,
+    PAGE_ROWS,
+    PASSED_BUDGET,
+    ReportRows,
+    excerpt,
+    excerpt_cap,
+)
+from pytest_crucible.results.row import Row, as_rows
 from pytest_crucible.suite.case import CATEGORIES
 
-EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
-PASSED_BUDGET = EXCERPT_BUDGET // 3  # the passed rows' replies, on top: failures matter more
-EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
 SCRIPT_TEMPLATES = ("report.html", "live.html")  # the templates whose inline scripts a page policy allows
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)  # typed blocks (JSON data) never run
 
@@ -55,57 +67,36 @@ def templates() -> Environment:
                        trim_blocks=True, lstrip_blocks=True)
 
 
-def excerpt(text: str, limit: int, keep: str = "both") -> str:
-    """`text` cut to about `limit` characters with a note of how many were left out: the tail alone
-    (`tail`), or a third from the head and the rest from the tail (`both`; a final answer is at the end)."""
-    if not text or len(text) <= limit:
-        return text or ""
-    note = f"[... {len(text) - limit:,} characters cut ...]"
-    if keep == "tail":
-        return f"{note}\n{text[-limit:]}"
-    head = limit // 3
-    return f"{text[:head]}\n{note}\n{text[len(text) - (limit - head):]}"
-
-
-def _answer_text(answer) -> str:
-    if answer is None:
-        return ""
-    return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False, default=str)
-
-
 PROBLEM_FIELDS = ("model", "category", "difficulty", "case", "repeat", "outcome", "reason", "answer", "reply",
                   "reply_chars", "reasoning", "reasoning_chars", "tool_calls", "turns")
 
 
-def problem_rows(rows: list[dict], outcomes: tuple[str, ...] = ("failed", "error"),
-                 budget: int = EXCERPT_BUDGET) -> list[dict]:
+def problem_rows(rows: ReportRows, outcomes: tuple[str, ...] = ("failed", "error"),
+                 budget: int = EXCERPT_BUDGET, limit: int = PAGE_ROWS) -> tuple[list[list], int]:
     """The rows of the run that ended in `outcomes` (by default its failures and errors), each with excerpts
-    of what the model sent back. Speed items are measurements, never listed as passed."""
-    listed = [r for r in rows if r.get("outcome") in outcomes and r.get("category") != "speed"]
-    listed.sort(key=lambda r: (str(r.get("model")), str(r.get("case_id")), r.get("repeat", 1)))
-    per_row = max(EXCERPT_MIN, min(EXCERPT_MAX, budget // max(1, len(listed))))
+    of what the model sent back, as lists of PROBLEM_FIELDS' values (the field names once, not once per
+    row): the first `limit` by model and case, and how many there are in all. Speed items are
+    measurements, never listed as passed."""
+    listed = [r for r in rows.rows if r.outcome in outcomes and r.category != "speed"]
+    listed.sort(key=lambda r: (str(r.model), str(r.case_id), r.repeat))
+    total = len(listed)
+    del listed[limit:]
+    per_row = excerpt_cap(budget, len(listed), EXCERPT_MIN, EXCERPT_MAX)
     out = []
-    for r in listed:
-        reply, reasoning = r.get("answer_text") or "", r.get("reasoning") or ""
-        calls = json.dumps(r["tool_calls"], ensure_ascii=False, default=str) if r.get("tool_calls") else ""
-        reply_share = per_row if not reasoning else per_row * 2 // 3
-        out.append({
-            "model": r.get("model"), "category": r.get("category"), "difficulty": r.get("difficulty"),
-            "case": r.get("case_id"), "repeat": r.get("repeat", 1), "outcome": r.get("outcome"),
-            "reason": excerpt(r.get("reason") or "", 500), "answer": excerpt(_answer_text(r.get("answer")), 200),
-            "reply": excerpt(reply, reply_share), "reply_chars": len(reply),
-            "reasoning": excerpt(reasoning, per_row - reply_share, keep="tail"), "reasoning_chars": len(reasoning),
-            "tool_calls": excerpt(calls, per_row // 3), "turns": len(r.get("turns") or []),
-        })
-    return out
+    for r, texts in zip(listed, rows.texts(listed, per_row)):
+        reply_share = per_row if not texts.reasoning.length else per_row * 2 // 3
+        out.append([r.model, r.category, r.difficulty, r.case_id, r.repeat, r.outcome, excerpt(r.reason or "", 500),
+                    texts.answer, texts.reply.cut(reply_share), texts.reply.length,
+                    texts.reasoning.cut(per_row - reply_share, keep="tail"), texts.reasoning.length,
+                    texts.tool_calls.cut(per_row // 3), texts.turns])
+    return out, total
 
 
-def problems_table(problems: list[dict]) -> dict:
-    """The rows as {fields, rows} (lists, not mappings: the field names once, not once per row)."""
-    return {"fields": PROBLEM_FIELDS, "rows": [[p[f] for f in PROBLEM_FIELDS] for p in problems]}
+def problems_table(problems: list[list]) -> dict:
+    return {"fields": PROBLEM_FIELDS, "rows": problems}
 
 
-def timing_samples(rows: list[dict]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+def timing_samples(rows: Iterable[Row | Mapping[str, Any]]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Per model: TTFT and decode tok/s of every graded request and every single-stream speed sample."""
     ttft: dict[str, list[float]] = defaultdict(list)
     decode: dict[str, list[float]] = defaultdict(list)
@@ -116,14 +107,14 @@ def timing_samples(rows: list[dict]) -> tuple[dict[str, list[float]], dict[str, 
         if values.get("decode_tps") is not None:
             decode[model].append(values["decode_tps"])
 
-    for r in rows:
-        speed = r.get("speed")
-        if r.get("category") == "speed" and isinstance(speed, dict):
+    for r in as_rows(rows):
+        speed = r.speed
+        if r.category == "speed" and isinstance(speed, dict):
             if int((speed.get("plan") or {}).get("concurrency", 1)) == 1:
                 for sample in speed.get("samples") or []:
-                    add(r["model"], sample)
-        elif r.get("outcome") in ("passed", "failed"):
-            add(r["model"], r.get("timings") or {})
+                    add(r.model, sample)
+        elif r.outcome in ("passed", "failed"):
+            add(r.model, r.timings or {})
     return ttft, decode
 
 
@@ -191,36 +182,46 @@ def _json_for_script(data) -> Markup:
     return Markup(json.dumps(data, ensure_ascii=False, default=str).replace("<", "\\u003c"))
 
 
-def render_html(report: Report, rows, links: list[tuple[str, str]] | None = None) -> str:
-    """The page for `report` (report.aggregate's mapping) and its rows; `links` ((text, href) pairs)
-    add a navigation bar, as `crucible gui` does."""
-    rows = [r.to_dict() for r in latest_rows(rows)]  # as report.aggregate counts them (a resume's latest)
-    models = report["models"]
-    names = list(models)
-    colours = charts.model_colours(names)
-    present = {c for m in models.values() for c in m["categories"]}
-    categories = [c for c in CATEGORIES if c in present and c != "speed"] + \
-        sorted(present - set(CATEGORIES))
-    ttft, decode = timing_samples(rows)
-    svg = {
+def _charts(models: dict, categories: list[str], colours: dict[str, str], ttft: dict[str, list[float]],
+            decode: dict[str, list[float]]) -> dict[str, str | None]:
+    return {
         "rates": charts.rates_chart(models, colours),
         "categories": charts.category_chart(models, categories, colours),
         "tradeoff": charts.tradeoff_chart(models, colours),
         "distribution": charts.distribution_chart(ttft, decode, colours),
         "sweep": charts.sweep_chart(models, colours),
     }
+
+
+def render_html(report: Report, rows, links: list[tuple[str, str]] | None = None,
+                chart_lock: AbstractContextManager[Any] | None = None) -> str:
+    """The page for `report` (report.aggregate's mapping) and its rows (a ReportRows, or rows as
+    report.aggregate takes them); `links` ((text, href) pairs) add a navigation bar, as `crucible gui` does.
+    `chart_lock` is held while the charts are drawn (matplotlib's settings are process-wide)."""
+    if not isinstance(rows, ReportRows):
+        rows = ReportRows.of(rows)  # as report.aggregate counts them (a resume's latest)
+    models = report["models"]
+    names = list(models)
+    colours = charts.model_colours(names)
+    present = {c for m in models.values() for c in m["categories"]}
+    categories = [c for c in CATEGORIES if c in present and c != "speed"] + \
+        sorted(present - set(CATEGORIES))
+    ttft, decode = timing_samples(rows.rows)
+    with chart_lock or nullcontext():
+        svg = _charts(models, categories, colours, ttft, decode)
     table = [{"name": name, "colour": colours[name], "total": _cell(m["total"]), "hard": _cell(m["hard"]),
               "categories": [_cell(m["categories"].get(c)) for c in categories], "errors": m["total"]["errors"],
               "skipped": m["skipped"], "cost": m["cost_usd"],
               "ttft": m["timings"]["ttft_s"] if m["timings"] else None,
               "decode": m["timings"]["decode_tps"] if m["timings"] else None}
              for name, m in models.items()]
-    problems = problem_rows(rows)
-    passed = problem_rows(rows, ("passed",), PASSED_BUDGET)  # behind the "passed" filter
+    problems, problem_count = problem_rows(rows, limit=PAGE_ROWS)
+    passed, passed_count = problem_rows(rows, ("passed",), PASSED_BUDGET, PAGE_ROWS)  # behind the "passed" filter
     return templates().get_template("report.html").render(
         report=report, meta=report.get("meta") or {}, table=table, categories=categories,
         charts={k: Markup(v) for k, v in svg.items() if v}, meta_items=_meta_items(report),
         model_meta=_model_meta(report), problems=_json_for_script(problems_table(problems)),
-        passed=_json_for_script(problems_table(passed)), problem_count=len(problems),
-        listed_count=len(problems) + len(passed), policy=page_policy(), links=links or [],
+        passed=_json_for_script(problems_table(passed)), problem_count=problem_count,
+        listed_count=len(problems) + len(passed), left_out=problem_count + passed_count - len(problems) - len(passed),
+        page_rows=PAGE_ROWS, policy=page_policy(), links=links or [],
         title=f"pytest-crucible report {(report.get('meta') or {}).get('run_id', '')}".strip())

@@ -45,13 +45,14 @@ def _cmd_init(args) -> int:
 
 def _cmd_report(args) -> int:
     from pytest_crucible.analysis.report import render_terminal, write_reports  # lazy: CLI start-up
-    from pytest_crucible.results.store import HTML_FILE, read_rows, run_meta  # lazy: CLI start-up
+    from pytest_crucible.analysis.report_rows import ReportRows  # lazy: CLI start-up
+    from pytest_crucible.results.store import HTML_FILE, run_meta  # lazy: CLI start-up
     run_dir = Path(args.run_dir)
     if not (run_dir / "rows.jsonl").is_file():
         print(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest",
               file=sys.stderr)
         return 1
-    report = write_reports(run_dir, read_rows(run_dir), run_meta(run_dir))
+    report = write_reports(run_dir, ReportRows.read(run_dir), run_meta(run_dir))  # read once, texts clipped
     for line in render_terminal(report, verbosity=-2):  # one line per model; the files hold the rest
         print(line)
     print("wrote " + ", ".join(str(run_dir / name) for name in ("report.json", "report.md", HTML_FILE)))

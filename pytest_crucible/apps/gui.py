@@ -39,9 +39,10 @@ from pytest_crucible.analysis.compare import compare_runs, load_run
 from pytest_crucible.analysis.json_shapes import Comparison
 from pytest_crucible.analysis.report import aggregate
 from pytest_crucible.analysis.report_html import page_policy, render_html, templates
+from pytest_crucible.analysis.report_rows import ReportRows, collector_paused
 from pytest_crucible.common.errors import InputError
 from pytest_crucible.results import runs
-from pytest_crucible.results.store import ROWS_FILE, read_rows, run_meta
+from pytest_crucible.results.store import ROWS_FILE, run_meta
 
 COOKIE = "crucible_gui_token"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
@@ -159,28 +160,61 @@ def _run_or_404(request: Request) -> Path:
 
 async def run_list(request: Request) -> HTMLResponse:
     results_dir = request.app.state.results_dir
-    found = await run_in_threadpool(runs.list_runs, results_dir)
+    found = await run_in_threadpool(runs.list_runs, results_dir, request.app.state.run_counts)
     return _page("runs.html", title="crucible runs", links=_nav(), runs=found, results_dir=str(results_dir))
 
 
 def _render_report(app_state, run_dir: Path) -> str:
-    """The run's report page, rebuilt from its rows (cached until rows.jsonl or its report changes)."""
+    """The run's report page, rebuilt from its rows (cached until rows.jsonl or its report changes). Each
+    run renders under its own lock (a second request for it waits for the first's page): a small run's
+    page never waits for a big one's rows; only the charts, drawn in a moment, take turns."""
     rows_path = run_dir / ROWS_FILE
     stat = rows_path.stat()
     report_json = run_dir / runs.REPORT_FILE
     stamp = (stat.st_size, stat.st_mtime_ns, report_json.stat().st_mtime_ns if report_json.is_file() else 0)
-    with app_state.render_lock:  # matplotlib's settings are process-wide: one page at a time
+    with app_state.run_locks.lock(run_dir.name):
         cached = app_state.report_cache.get(run_dir.name)
         if cached and cached[0] == stamp:
             return cached[1]
-        rows = read_rows(run_dir)
-        report = aggregate(rows, run_meta(run_dir))
-        report["generated_at"] = written_at(run_dir)
-        html = render_html(report, rows, links=_nav(run_dir.name))
-        app_state.report_cache[run_dir.name] = (stamp, html)
-        while len(app_state.report_cache) > REPORT_CACHE:
-            app_state.report_cache.pop(next(iter(app_state.report_cache)))
+        rows = ReportRows.read(run_dir)
+        with collector_paused():  # a big run's rows held: the collector would walk them over and over
+            report = aggregate(rows.rows, run_meta(run_dir))
+            report["generated_at"] = written_at(run_dir)
+            html = render_html(report, rows, links=_nav(run_dir.name), chart_lock=app_state.chart_lock)
+        app_state.report_cache.put(run_dir.name, (stamp, html))
         return html
+
+
+class KeyedLocks:
+    """One lock per key (a run), made when first asked for."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def lock(self, key: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+
+class PageCache:
+    """The last `size` pages rendered, by run, safe across the server's threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._pages: dict[str, tuple[tuple[int, int, int], str]] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: str) -> tuple[tuple[int, int, int], str] | None:
+        with self._guard:
+            return self._pages.get(key)
+
+    def put(self, key: str, value: tuple[tuple[int, int, int], str]) -> None:
+        with self._guard:
+            self._pages.pop(key, None)
+            self._pages[key] = value
+            while len(self._pages) > self.size:
+                self._pages.pop(next(iter(self._pages)))
 
 
 def written_at(run_dir: Path) -> str:
@@ -260,7 +294,7 @@ def compare_run_dirs(base_dir: Path, new_dir: Path, base_model: str | None, new_
 
 async def compare_page(request: Request) -> HTMLResponse:
     results_dir = request.app.state.results_dir
-    found = await run_in_threadpool(runs.list_runs, results_dir)
+    found = await run_in_threadpool(runs.list_runs, results_dir, request.app.state.run_counts)
     params = request.query_params
     base_id, new_id = params.get("base", ""), params.get("new", "")
     context: dict[str, Any] = {
@@ -298,8 +332,10 @@ def build_app(results_dir: str | os.PathLike, *, token: str | None = None, loopb
         Route("/runs/{run_id}/events", run_events, methods=["GET"]),
     ], middleware=middleware)
     app.state.results_dir = Path(results_dir)
-    app.state.report_cache = {}
-    app.state.render_lock = threading.Lock()
+    app.state.report_cache = PageCache(REPORT_CACHE)
+    app.state.run_locks = KeyedLocks()
+    app.state.chart_lock = threading.Lock()  # matplotlib's settings are process-wide: one page's charts at a time
+    app.state.run_counts = runs.RunCounts()  # the run list's counts, kept between loads
     return app
 
 

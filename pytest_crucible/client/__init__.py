@@ -13,6 +13,18 @@
     thinking_control.py how a request asks a model to think or not, and what the client learned
 """
 
-from pytest_crucible.client.chat import ChatClient
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytest_crucible.client.chat import ChatClient
 
 __all__ = ["ChatClient"]
+
+
+def __getattr__(name: str) -> Any:
+    """ChatClient loaded when first named: a reader of rows (`crucible report`) imports response.py, not
+    the openai package behind chat.py (a second of start-up)."""
+    if name == "ChatClient":
+        from pytest_crucible.client.chat import ChatClient  # lazy: the openai package, only for a client
+        return ChatClient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

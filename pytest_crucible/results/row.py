@@ -281,6 +281,17 @@ _OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {
     "judge": (dict, type(None)), "recovered": (dict, type(None)), "grade_details": (dict, type(None)),
 }
 
+_EXACT_TYPES = {name: frozenset(types) for name, types in _OPTIONAL_TYPES.items()}  # bool is not int here
+
+
+def _exact_types_fit(data: dict[str, Any]) -> bool:
+    """Whether every typed field holds exactly one of its types (what json.loads makes): the quick check."""
+    for name, value in data.items():
+        allowed = _EXACT_TYPES.get(name)
+        if allowed is not None and type(value) not in allowed:
+            return False
+    return True
+
 
 def row_problem(data: Any) -> str | None:
     """Why `data` (a parsed line of rows.jsonl) is not a row, or None when it is one."""
@@ -291,10 +302,16 @@ def row_problem(data: Any) -> str | None:
             return f"no text {name!r}"
     if data.get("outcome") not in OUTCOMES:
         return f"no outcome ({', '.join(OUTCOMES)})"
+    if _exact_types_fit(data):  # else the slow check below says which field is wrong
+        return _tags_problem(data)
     for name, types in _OPTIONAL_TYPES.items():
         value = data.get(name, types[0]() if types[0] is not type(None) else None)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             return f"field {name!r} is a {type(value).__name__}"
+    return _tags_problem(data)
+
+
+def _tags_problem(data: dict[str, Any]) -> str | None:
     tags = data.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return "field 'tags' is not a list of text"

@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,8 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pytest_crucible.results.row import MEASURED, OUTCOMES, latest_rows
-from pytest_crucible.results.store import ROWS_FILE, read_rows, run_meta
+from pytest_crucible.results.row import MEASURED, OUTCOMES, Row
+from pytest_crucible.results.store import ROWS_FILE, damaged_lines_message, parse_row_line, run_meta
 
 REPORT_FILE = "report.json"
 RECENT_S = 120
@@ -81,43 +82,128 @@ def _start_time(run_dir: Path, meta: dict[str, Any]) -> datetime:
     return datetime.fromtimestamp((run_dir / ROWS_FILE).stat().st_mtime, tz=UTC)
 
 
-def _counts(run_dir: Path, state: str, warn: Callable[[str], None]) -> tuple[dict[str, int], list[str]]:
-    """Outcome counts and models: from report.json when the run finished, else from the rows so far."""
-    if state == "finished":
+Item = tuple[str, str, int]  # (model, case id, repeat): what latest_rows keeps one row of
+
+
+@dataclass
+class _RowsCounted:
+    """What one rows.jsonl said up to `offset` (the end of its last whole line): each item's latest outcome
+    and model, and the damaged lines."""
+    offset: int = 0
+    lines: int = 0
+    latest: dict[Item, tuple[str, str]] = field(default_factory=dict)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+    def read_on(self, path: Path) -> tuple[bytes, int]:
+        """Count the whole lines appended since the last call; (the unfinished line after them, its number)."""
+        with open(path, "rb") as fh:
+            fh.seek(self.offset)
+            data = fh.read()
+        end = data.rfind(b"\n") + 1
+        for raw in data[:end].splitlines(keepends=True):
+            self.lines += 1
+            self._count(raw, self.latest, self.skipped, self.lines)
+        self.offset += end
+        return data[end:], self.lines + 1
+
+    @staticmethod
+    def _count(raw: bytes, latest: dict[Item, tuple[str, str]], skipped: list[tuple[int, str]], number: int) -> None:
+        data, problem = parse_row_line(raw)
+        if problem:
+            skipped.append((number, problem))
+        elif data is not None:
+            row = Row.from_dict(data)  # as latest_rows reads it (a speed row's old outcomes renamed)
+            item = (row.model, row.case_id, row.repeat)
+            latest.pop(item, None)
+            latest[item] = (row.outcome if row.outcome in OUTCOMES else "error", row.model)
+
+
+class RunCounts:
+    """Outcome counts and models of the runs in a results folder, kept between listings (`crucible gui`
+    holds one): a finished run's from its report.json, read again only when that file changes; another
+    run's from its rows, each listing reading only the lines appended since the one before."""
+
+    def __init__(self) -> None:
+        self._reports: dict[Path, tuple[tuple[int, int], tuple[dict[str, int], list[str]]]] = {}
+        self._rows: dict[Path, _RowsCounted] = {}
+        self._lock = threading.Lock()
+
+    def from_report(self, run_dir: Path) -> tuple[dict[str, int], list[str]] | None:
+        path = run_dir / REPORT_FILE
         try:
-            reported = json.loads((run_dir / REPORT_FILE).read_text(encoding="utf-8"))["models"]
+            stat = path.stat()
+        except OSError:  # removed since the run's state was read
+            return None
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        with self._lock:
+            cached = self._reports.get(run_dir)
+            if cached and cached[0] == stamp:
+                return cached[1]
+        found = _report_counts(path)
+        if found is not None:
+            with self._lock:
+                self._reports[run_dir] = (stamp, found)
+        return found
+
+    def from_rows(self, run_dir: Path, warn: Callable[[str], None]) -> tuple[dict[str, int], list[str]]:
+        path = run_dir / ROWS_FILE
+        with self._lock:
+            counted = self._rows.get(run_dir)
+            if counted is None or path.stat().st_size < counted.offset:  # new, or rewritten shorter: start over
+                counted = self._rows[run_dir] = _RowsCounted()
+            tail, number = counted.read_on(path)
+            latest, skipped = counted.latest, counted.skipped
+            if tail.strip():  # a line not ended yet (being written, or torn by a crash): read as iter_rows does
+                latest, skipped = dict(latest), list(skipped)
+                _RowsCounted._count(tail, latest, skipped, number)
             counts = {o: 0 for o in OUTCOMES}
-            for m in reported.values():
-                for tally in m["categories"].values():
-                    counts["passed"] += tally["passed"]
-                    counts["failed"] += tally["failed"]
-                    counts["error"] += tally["errors"]
-                    counts["skipped"] += tally.get("skipped", 0)
-                    counts[MEASURED] += tally.get(MEASURED, 0)
-            return counts, sorted(reported)
-        except (OSError, KeyError, TypeError, json.JSONDecodeError):
-            pass  # a report from another version: count the rows
-    counts = {o: 0 for o in OUTCOMES}
-    models: set[str] = set()
-    for row in latest_rows(read_rows(run_dir, warn=warn)):  # a resumed run's re-asked items count once
-        counts[row.outcome if row.outcome in OUTCOMES else "error"] += 1
-        models.add(row.model)
-    return counts, sorted(models)
+            for outcome, _ in latest.values():
+                counts[outcome] += 1
+            models = sorted({model for _, model in latest.values()})
+        if skipped:
+            warn(damaged_lines_message(path, skipped))
+        return counts, models
+
+
+def _report_counts(path: Path) -> tuple[dict[str, int], list[str]] | None:
+    """Outcome counts and models from a report.json; None for a report from another version."""
+    try:
+        reported = json.loads(path.read_text(encoding="utf-8"))["models"]
+        counts = {o: 0 for o in OUTCOMES}
+        for m in reported.values():
+            for tally in m["categories"].values():
+                counts["passed"] += tally["passed"]
+                counts["failed"] += tally["failed"]
+                counts["error"] += tally["errors"]
+                counts["skipped"] += tally.get("skipped", 0)
+                counts[MEASURED] += tally.get(MEASURED, 0)
+        return counts, sorted(reported)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # ValueError: not JSON, not UTF-8
+        return None
+
+
+def _counts(run_dir: Path, state: str, warn: Callable[[str], None],
+            cache: RunCounts) -> tuple[dict[str, int], list[str]]:
+    """Outcome counts and models: from report.json when the run finished, else from the rows so far."""
+    found = cache.from_report(run_dir) if state == "finished" else None
+    return found if found is not None else cache.from_rows(run_dir, warn)
 
 
 def is_run_dir(path: Path) -> bool:
     return (path / ROWS_FILE).is_file()
 
 
-def list_runs(results_dir: Path) -> list[RunSummary]:
+def list_runs(results_dir: Path, counts: RunCounts | None = None) -> list[RunSummary]:
     """Every run folder under `results_dir`, newest first (`latest` is a pointer, not a run). A damaged
-    folder is listed with what is wrong (`damage`), never left out and never an exception."""
+    folder is listed with what is wrong (`damage`), never left out and never an exception. `counts`: what
+    earlier listings counted (without it every run is counted afresh)."""
+    counts = counts or RunCounts()
     out = []
     for child in Path(results_dir).iterdir() if Path(results_dir).is_dir() else ():
         if child.name == "latest" or child.is_symlink() or not child.is_dir() or not is_run_dir(child):
             continue
         try:
-            summary = _summary(child)
+            summary = _summary(child, counts)
         except OSError as exc:  # removed or unreadable while listing
             summary = RunSummary(run_id=child.name, path=child, started="?", models=[], profile="?",
                                  state="damaged", damage=f"unreadable: {exc.strerror or exc}")
@@ -131,7 +217,7 @@ def list_runs(results_dir: Path) -> list[RunSummary]:
     return out
 
 
-def _summary(child: Path) -> RunSummary:
+def _summary(child: Path, cache: RunCounts) -> RunSummary:
     problems: list[str] = []
 
     def warn(message: str) -> None:
@@ -139,7 +225,7 @@ def _summary(child: Path) -> RunSummary:
 
     meta = run_meta(child, warn=warn)
     state = run_state(child, meta)
-    counts, models = _counts(child, state, warn)
+    counts, models = _counts(child, state, warn, cache)
     meta_models = [str(m) for m in meta.get("models") or []] if isinstance(meta.get("models"), list) else []
     start = _start_time(child, meta)
     return RunSummary(run_id=child.name, path=child, started=start.strftime("%Y-%m-%d %H:%M UTC"),

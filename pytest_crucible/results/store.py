@@ -6,7 +6,7 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -144,22 +144,32 @@ def iter_rows(path: str | os.PathLike[str], *,
     A full disk or a kill tears a write anywhere (inside a multi-byte character too), so a line that is not
     UTF-8, not JSON or not shaped like a row is skipped, never raised: every good row is kept, and once the
     file is read `warn` (default: a line on stderr) names the file and the skipped lines."""
+    for _, row in iter_numbered_rows(path, warn=warn):
+        yield row
+
+
+def iter_numbered_rows(path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None,
+                       only: Container[int] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, row) for each row `iter_rows` yields; `only`: the line numbers to read (the other
+    lines are neither parsed nor checked)."""
     path = Path(path)
     if path.is_dir():
         path = path / ROWS_FILE
     skipped: list[tuple[int, str]] = []
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, start=1):
-            row, problem = _parse_row_line(raw)
+            if only is not None and number not in only:
+                continue
+            row, problem = parse_row_line(raw)
             if problem:
                 skipped.append((number, problem))
             elif row is not None:
-                yield row
+                yield number, row
     if skipped:
         (warn or _warn_stderr)(damaged_lines_message(path, skipped))
 
 
-def _parse_row_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
+def parse_row_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
     """(row, None), (None, why the line is skipped) or (None, None) for a blank line."""
     if not raw.strip():
         return None, None
@@ -169,11 +179,19 @@ def _parse_row_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
     except UnicodeDecodeError:
         return None, "not UTF-8" + torn
     try:
-        data = json.loads(text, parse_constant=lambda _: None)  # NaN, Infinity: not JSON, read as null
+        data = _ROW_DECODER.decode(text)
     except (ValueError, RecursionError):
         return None, "not JSON" + torn
     problem = row_problem(data)
     return (None, problem + torn) if problem else (data, None)
+
+
+def _null(_: str) -> None:
+    return None
+
+
+# NaN, Infinity: not JSON, read as null. One decoder for every line (json.loads with an option makes one a call)
+_ROW_DECODER = json.JSONDecoder(parse_constant=_null)
 
 
 def damaged_lines_message(path: Path, skipped: list[tuple[int, str]], shown: int = 5) -> str:

@@ -1,0 +1,243 @@
+"""A run's rows as the reports read them: the latest row of each item, its long texts only as far as the
+page's excerpts need them.
+
+A 100,000-row rows.jsonl is half a gigabyte of replies and reasoning; holding it whole (and a copy per
+reader) is what made `crucible report` and the GUI slow and large. `ReportRows.read` reads the file once,
+line by line: each row becomes a `Row` without its long texts (the counts, rates and timings need none of
+them), small values shared between rows, and each reply, reasoning and tool-call list is clipped to its
+head and tail (`Clipped`): as long as the per-row excerpt can be, given how many rows are listed so far.
+The excerpts' final length is known only at the end (report_html shares a budget between the rows
+listed); a row whose clip proves too short (only when a resume replaced rows) is read again by its line.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_crucible.results.row import Row, latest_rows
+from pytest_crucible.results.store import ROWS_FILE, iter_numbered_rows
+
+EXCERPT_BUDGET = 1_500_000      # characters of reply and reasoning text in one page, all rows together
+PASSED_BUDGET = EXCERPT_BUDGET // 3  # the passed rows' replies, on top: failures matter more
+EXCERPT_MIN, EXCERPT_MAX = 80, 4000  # per row, whatever the budget says (80: the end of a reply)
+PAGE_ROWS = 10_000  # failures and errors, and passed answers, each: the first this many by model and case
+# report.html's two lists of rows: (budget, least, most characters per row, most rows) of their excerpts
+EXCERPT_CAPS = {"problems": (EXCERPT_BUDGET, EXCERPT_MIN, EXCERPT_MAX, PAGE_ROWS),
+                "passed": (PASSED_BUDGET, EXCERPT_MIN, EXCERPT_MAX, PAGE_ROWS)}
+Item = tuple[str, str, int]  # (model, case id, repeat): what latest_rows keeps one row of
+LISTED = {"failed": "problems", "error": "problems", "passed": "passed"}  # outcome -> the page's list
+TEXT_FIELDS = ("answer_text", "reasoning", "tool_calls", "answer", "turns", "trace", "grade_details")
+# no reader of ReportRows looks at these: left out of the rows kept (long, or one per row and never read);
+# those a Row would make a new empty value for get one empty value shared by the rows of one read
+UNREAD_FIELDS = frozenset((*TEXT_FIELDS, "params", "started_at"))
+EMPTIES = ("empty values",)  # their key in `lean`'s shared values
+# names repeated in many rows: one string object each (json.loads makes a new one per row)
+SHARED_TEXTS = ("run_id", "model", "model_id", "provider", "case_id", "category", "difficulty", "family",
+                "case_hash", "kind", "outcome", "reason", "finish_reason", "truncated", "served_model")
+KEYED_DICTS = ("timings", "tokens")  # one per row, the same keys: one string per key name
+SHARED_VALUES = ("backend", "tags")  # few distinct values in many rows: one object each (never changed)
+
+
+@dataclass(slots=True)
+class Clipped:
+    """A text kept as far as an excerpt of at most `cap` characters needs: whole when that short, else
+    its first cap // 3 and last `cap` characters, and its length."""
+    head: str
+    tail: str
+    length: int
+    cap: int
+
+    @classmethod
+    def of(cls, text: str, cap: int) -> Clipped:
+        if len(text) <= cap:
+            return cls(text, text, len(text), cap)  # one string, both ends
+        return cls(text[:cap // 3], text[len(text) - cap:], len(text), cap)
+
+    def cut(self, limit: int, keep: str = "both") -> str:
+        """The text cut to about `limit` (<= cap) characters with a note of how many were left out: the
+        tail alone (`tail`), or a third from the head and the rest from the tail (`both`)."""
+        if self.length <= limit:
+            return self.head
+        note = f"[... {self.length - limit:,} characters cut ...]"
+        if keep == "tail":
+            return f"{note}\n{self.tail[len(self.tail) - limit:]}"
+        head = limit // 3
+        return f"{self.head[:head]}\n{note}\n{self.tail[len(self.tail) - (limit - head):]}"
+
+
+def excerpt(text: str, limit: int, keep: str = "both") -> str:
+    """`text` cut as `Clipped.cut` cuts it."""
+    return Clipped.of(text or "", limit).cut(limit, keep)
+
+
+def answer_text(answer: Any) -> str:
+    if answer is None:
+        return ""
+    if type(answer) is int:  # most graded answers: json.dumps would say the same, much slower
+        return str(answer)
+    return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False, default=str)
+
+
+@dataclass(slots=True)
+class RowTexts:
+    """What the page lists of a row's long texts, clipped for excerpts of up to `cap` characters."""
+    reply: Clipped
+    reasoning: Clipped
+    tool_calls: Clipped
+    answer: str  # cut to 200 characters
+    turns: int
+    cap: int
+
+    @classmethod
+    def of(cls, source: Mapping[str, Any], cap: int) -> RowTexts:
+        calls = source.get("tool_calls")
+        return cls(_clip(source.get("answer_text"), cap), _clip(source.get("reasoning"), cap),
+                   _clip(json.dumps(calls, ensure_ascii=False, default=str) if calls else "", cap),
+                   excerpt(answer_text(source.get("answer")), 200), len(source.get("turns") or []), cap)
+
+
+NO_TEXT = Clipped("", "", 0, 0)  # every empty text: one object
+
+
+def _clip(text: str | None, cap: int) -> Clipped:
+    return Clipped.of(text, cap) if text else NO_TEXT
+
+
+def excerpt_cap(budget: int, listed: int, low: int, high: int) -> int:
+    """Characters per listed row when `listed` rows share `budget`, within [low, high]."""
+    return max(low, min(high, budget // max(1, listed)))
+
+
+class ReportRows:
+    """The latest rows of a run and their texts: read from a rows.jsonl (`read`) or held in memory (`of`)."""
+
+    def __init__(self, rows: list[Row], texts: Callable[[list[Row], int], list[RowTexts]]):
+        self.rows = rows
+        self._texts = texts
+
+    @classmethod
+    def of(cls, rows: Iterable[Row | Mapping[str, Any]]) -> ReportRows:
+        """Rows held whole (a run as it ends, a test's rows): their texts are read from them as asked."""
+        latest = latest_rows(rows)
+
+        def texts(listed: list[Row], cap: int) -> list[RowTexts]:
+            return [RowTexts.of({name: getattr(row, name) for name in TEXT_FIELDS}, cap) for row in listed]
+
+        return cls(latest, texts)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None,
+             caps: Mapping[str, tuple[int, int, int, int]] | None = None) -> ReportRows:
+        """The rows of a run folder or rows.jsonl, read once (damaged lines skipped, as `iter_rows` does).
+        `caps`: per list (`LISTED`'s values) the (budget, low, high, rows) of the excerpts (report.html's)."""
+        path = Path(path)
+        path = path / ROWS_FILE if path.is_dir() else path
+        reader = _Reader(EXCERPT_CAPS if caps is None else caps)
+        with collector_paused():
+            for number, data in iter_numbered_rows(path, warn=warn):
+                reader.add(number, data)
+        lines, clipped = reader.lines, reader.texts
+
+        def texts(listed: list[Row], cap: int) -> list[RowTexts]:
+            items = [(row.model, row.case_id, row.repeat) for row in listed]
+            short = {lines[item]: item for item in items if item not in clipped or clipped[item].cap < cap}
+            for number, data in iter_numbered_rows(path, only=short, warn=lambda _: None) if short else ():
+                clipped[short[number]] = RowTexts.of(data, cap)  # clipped too short: read again
+            return [clipped[item] for item in items]
+
+        return cls(list(reader.latest.values()), texts)
+
+    def texts(self, listed: list[Row], cap: int) -> list[RowTexts]:
+        """The texts of `listed` (rows of this run), clipped for excerpts of up to `cap` characters."""
+        return self._texts(listed, cap)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while rows are read and reported on: rows make no reference
+    cycles, and it would walk every row kept so far again and again (a third of the read's time at
+    100,000 rows). Refcounting still frees each line's texts as it goes; what cycles the charts make are
+    collected once it is back on."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class _Reader:
+    """One pass over a run's lines: latest rows kept lean, texts clipped as the counts so far allow."""
+
+    def __init__(self, caps: Mapping[str, tuple[int, int, int, int]]):
+        self.caps = caps
+        self.latest: dict[Item, Row] = {}
+        self.lines: dict[Item, int] = {}
+        self.texts: dict[Item, RowTexts] = {}
+        self.seen = {name: 0 for name in caps}  # rows read so far per list, replaced ones too
+        self.shared: dict[Any, Any] = {}
+
+    def add(self, number: int, data: dict[str, Any]) -> None:
+        row = Row.from_dict(lean(data, self.shared))
+        item = (row.model, row.case_id, row.repeat)
+        self.latest.pop(item, None)  # re-inserted: the order is that of the latest rows, as latest_rows keeps it
+        self.latest[item] = row
+        self.lines[item] = number
+        self.texts.pop(item, None)
+        listed = LISTED.get(row.outcome or "") if row.category != "speed" else None
+        if listed is not None and listed in self.caps:
+            self.seen[listed] += 1
+            budget, low, high, most = self.caps[listed]
+            self.texts[item] = RowTexts.of(data, excerpt_cap(budget, min(most, self.seen[listed]), low, high))
+
+
+def lean(data: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
+    """What a lean Row is made of: `data` less UNREAD_FIELDS, its names and small values shared (through
+    `shared`) with the rows read before it (json.loads makes new objects for every row). Lean rows are
+    read, never changed: their shared values would change for all of them."""
+    kept = {key: value for key, value in data.items() if key not in UNREAD_FIELDS}
+    if EMPTIES not in shared:
+        shared[EMPTIES] = {"params": {}, "tool_calls": [], "turns": []}
+    kept.update(shared[EMPTIES])
+    for key in SHARED_TEXTS:
+        value = kept.get(key)
+        if type(value) is str:
+            kept[key] = shared.setdefault(value, value)
+    for key in KEYED_DICTS:
+        value = kept.get(key)
+        if type(value) is dict:
+            kept[key] = {shared.setdefault(k, k): v for k, v in value.items()}
+    for key in SHARED_VALUES:
+        if key not in kept:
+            continue
+        value = kept[key]
+        try:
+            kept[key] = shared.setdefault((key, _frozen(value)), value)
+        except TypeError:  # a value that cannot be a key (a nested list): kept as it is
+            pass
+    return kept
+
+
+def lean_rows(path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> list[Row]:
+    """Every row of a run folder or rows.jsonl (replaced ones too), lean as ReportRows keeps them: what
+    `crucible compare` pairs."""
+    shared: dict[Any, Any] = {}
+    with collector_paused():
+        return [Row.from_dict(lean(data, shared)) for _, data in iter_numbered_rows(path, warn=warn)]
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(value.items())
+    return tuple(value) if isinstance(value, list) else value
+
+
+__all__ = ["Clipped", "ReportRows", "RowTexts", "collector_paused", "excerpt", "excerpt_cap", "lean_rows"]
