@@ -46,6 +46,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = ROOT / "tests" / "loopback.py"
+FAST_LOOPBACK = ROOT / "benchmarks" / "fast_loopback.py"   # one asyncio loop: keeps up with 256 in flight
 STATS_PATH = "/_loopback/stats"
 EXTRA_PLUGINS_OFF = ("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:cacheprovider")
 REPLY = "Answer: 42"
@@ -72,10 +73,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def loopback(delay: float):
-    """tests/loopback.py in its own process, answering every request after `delay` seconds."""
+def loopback(delay: float, server: Path = LOOPBACK):
+    """tests/loopback.py (or `server`) in its own process, answering every request after `delay` seconds."""
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, str(LOOPBACK), "--port", str(port), "--reply", REPLY,
+    proc = subprocess.Popen([sys.executable, str(server), "--port", str(port), "--reply", REPLY,
                              "--first-token-delay", str(delay)], stdout=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
@@ -136,25 +137,37 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_pytest(folder: Path, *extra: str, kill_after_rows: int | None = None, base_url: str | None = None) -> dict:
-    """Run pytest in `folder`; its start time, exit code, the peak RSS of its (controlling) process and,
-    given the server's `base_url`, the CPU time that process had used when the first request arrived."""
+def run_pytest(folder: Path, *extra: str, kill_after_rows: int | None = None, base_url: str | None = None,
+               command: list[str] | None = None) -> dict:
+    """Run pytest (or `command`) in `folder`; its start and end time, exit code, the peak RSS and CPU time of
+    its (controlling) process, the CPU time of it and every child it waited for, and, given the server's
+    `base_url`, the CPU time that process had used when the first request arrived."""
     launched = time.perf_counter()
-    proc = subprocess.Popen(pytest_command(*extra), cwd=folder, env=environment(), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    peak, startup_cpu = 0.0, None
+    output = tempfile.TemporaryFile()  # noqa: SIM115 (read back below): a pipe could fill and stall pytest
+    proc = subprocess.Popen(command or pytest_command(*extra), cwd=folder, env=environment(), stdout=output,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    peak, startup_cpu, cpu = 0.0, None, None
     rows = folder / "crucible-results" / "latest" / "rows.jsonl"
-    while proc.poll() is None:
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            break
         peak = max(peak, peak_rss_mb(proc.pid) or 0.0)
+        cpu = cpu_seconds(proc.pid) or cpu
         if base_url is not None and startup_cpu is None and stats(base_url)["chat_count"]:
             startup_cpu = cpu_seconds(proc.pid)
         if kill_after_rows is not None and rows.is_file() and len(rows.read_text().splitlines()) >= kill_after_rows:
             os.killpg(proc.pid, signal.SIGKILL)
-            break
+            kill_after_rows = None
         time.sleep(0.02)
-    out = proc.communicate()[0]
-    return {"launched": launched, "returncode": proc.returncode, "peak_rss_mb": peak, "output": out,
-            "startup_cpu_s": startup_cpu}
+    ended = time.perf_counter()
+    output.seek(0)
+    out = output.read().decode("utf-8", "replace")
+    output.close()
+    return {"launched": launched, "ended": ended, "returncode": proc.returncode, "peak_rss_mb": peak,
+            "output": out, "startup_cpu_s": startup_cpu, "cpu_s": cpu,
+            "all_cpu_s": usage.ru_utime + usage.ru_stime}
 
 
 def read_rows(folder: Path) -> list[dict]:
@@ -183,26 +196,29 @@ def concurrency_run(args, *extra: str) -> dict:
             "peak_rss_mb": result["peak_rss_mb"]}
 
 
-def bare_openai_run(args) -> dict:
+async def bare_loop(base_url: str, items: int, concurrency: int) -> int:
+    """The same requests from a bare `openai.AsyncOpenAI` and an asyncio semaphore; how many answers say 42."""
     import openai
 
-    async def main(base_url: str) -> None:
-        client = openai.AsyncOpenAI(base_url=base_url, api_key="unused", max_retries=0)
-        gate = asyncio.Semaphore(args.concurrency)
+    client = openai.AsyncOpenAI(base_url=base_url, api_key="unused", max_retries=0)
+    gate = asyncio.Semaphore(concurrency)
 
-        async def one(i: int) -> None:
-            async with gate:
-                stream = await client.chat.completions.create(
-                    model="bench", stream=True, max_tokens=16,
-                    messages=[{"role": "user", "content": f"Item {i:04d}: what is 40 + 2? End with 'Answer: N'."}])
-                async for _ in stream:
-                    pass
+    async def one(i: int) -> bool:
+        async with gate:
+            stream = await client.chat.completions.create(
+                model="bench", stream=True, max_tokens=16,
+                messages=[{"role": "user", "content": f"Item {i:04d}: what is 40 + 2? End with 'Answer: N'."}])
+            text = [chunk.choices[0].delta.content or "" async for chunk in stream if chunk.choices]
+        return "".join(text).strip().endswith("42")
 
-        await asyncio.gather(*(one(i) for i in range(args.items)))
-        await client.close()
+    answers = await asyncio.gather(*(one(i) for i in range(items)))
+    await client.close()
+    return sum(answers)
 
+
+def bare_openai_run(args) -> dict:
     with loopback(args.delay) as base_url:
-        asyncio.run(main(base_url))
+        asyncio.run(bare_loop(base_url, args.items, args.concurrency))
         seen = stats(base_url)
     phase = seen["last_done"] - seen["first_received"]
     return {"phase_s": phase, "ratio": phase / ideal(args), "max_in_flight": seen["max_in_flight"],
@@ -244,6 +260,51 @@ def cost_run(args, cap: float = 0.01) -> dict:
             "batch_worst": batch, "within": cap - batch <= spent <= cap}
 
 
+def high_run(args, *extra: str, bare: bool = False) -> dict:
+    """One run of the high-concurrency mode against benchmarks/fast_loopback.py: pytest (with `extra`), or
+    with `bare` the bare AsyncOpenAI loop in a process of its own (so both walls count a process start)."""
+    with loopback(args.delay, FAST_LOOPBACK) as base_url, tempfile.TemporaryDirectory() as tmp:
+        folder = project(Path(tmp), base_url, args)
+        command = [sys.executable, __file__, "--bare-client", base_url, "--items", str(args.items),
+                   "--concurrency", str(args.concurrency)] if bare else None
+        result = run_pytest(folder, *extra, command=command)
+        seen = stats(base_url)
+        graded = (int(result["output"].split("answered ")[-1].split()[0]) if bare
+                  else sum(r["outcome"] in ("passed", "failed") for r in read_rows(folder)))
+    if result["returncode"] not in (0, 1):
+        raise RuntimeError(f"{' '.join(command or extra)} exited {result['returncode']}:\n{result['output'][-3000:]}")
+    per_item = 1000 / args.items
+    return {"wall_s": result["ended"] - result["launched"], "phase_s": seen["last_done"] - seen["first_received"],
+            "cpu_ms": (result["cpu_s"] or 0) * per_item, "all_cpu_ms": result["all_cpu_s"] * per_item,
+            "peak_rss_mb": result["peak_rss_mb"], "graded": graded, "max_in_flight": seen["max_in_flight"],
+            "server_cpu_ms": seen["cpu_s"] * per_item}
+
+
+def high_mode(args) -> None:
+    """Each round runs the project, the project with -n 2 and the bare loop, one after the other (the same
+    load on the machine); walls and request phases are compared within a round, then the median taken."""
+    runs: dict[str, list[dict]] = {"crucible": [], "crucible -n 2": [], "AsyncOpenAI + semaphore": []}
+    for _ in range(args.rounds):
+        bare = high_run(args, bare=True)
+        for name, extra in (("crucible", ()), ("crucible -n 2", ("-n", "2"))):
+            run = high_run(args, *extra)
+            runs[name].append({**run, "wall_x": run["wall_s"] / bare["wall_s"], "phase_x": run["phase_s"] /
+                               bare["phase_s"]})
+        runs["AsyncOpenAI + semaphore"].append({**bare, "wall_x": 1.0, "phase_x": 1.0})
+    print(f"\n{'':<26}{'wall s':>8}{'phase s':>9}{'wall x bare':>13}{'phase x bare':>14}{'CPU ms/item':>13}"
+          f"{'(all procs)':>13}{'peak RSS MB':>13}{'graded':>8}{'in flight':>11}{'server CPU ms/req':>19}")
+    for name, rounds in runs.items():
+        r = {key: statistics.median(x[key] for x in rounds) for key in rounds[0]}
+        r["peak_rss_mb"] = max(x["peak_rss_mb"] for x in rounds)
+        print(f"{name:<26}{r['wall_s']:>8.2f}{r['phase_s']:>9.2f}{r['wall_x']:>13.3f}{r['phase_x']:>14.3f}"
+              f"{r['cpu_ms']:>13.3f}{r['all_cpu_ms']:>13.3f}{r['peak_rss_mb']:>13.1f}{r['graded']:>8.0f}"
+              f"{r['max_in_flight']:>11.0f}{r['server_cpu_ms']:>19.3f}   wall x bare per round: "
+              + " ".join(f"{x['wall_x']:.3f}" for x in rounds))
+    print(f"medians of {args.rounds} rounds (peak RSS: the largest). Target (issue 23): the project's wall <= 1.25 x "
+          "the bare loop's. CPU ms/item: the controlling process alone; (all procs): with the processes it "
+          "waited for (xdist's workers). Server CPU: the loopback's own, per request.")
+
+
 def summarise(results: list[dict]) -> dict:
     """Medians over the rounds; the most in flight and the peak RSS: the largest seen."""
     out = {}
@@ -269,10 +330,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delay", type=float, default=1.0)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--high", action="store_true", help="8,192 items, 0.5 s, concurrency 256 (unless given): "
+                        "the project against a bare AsyncOpenAI loop, walls and CPU per item")
+    parser.add_argument("--bare-client", metavar="BASE_URL", help=argparse.SUPPRESS)  # the --high bare loop's process
     args = parser.parse_args(argv)
+    if args.bare_client:
+        print(f"answered {asyncio.run(bare_loop(args.bare_client, args.items, args.concurrency))}")
+        return 0
+    if args.high:
+        given = {a.split("=")[0] for a in (argv if argv is not None else sys.argv[1:])}
+        for flag, value in (("--items", 8192), ("--delay", 0.5), ("--concurrency", 256)):
+            if flag not in given:
+                setattr(args, flag[2:], value)
     print(f"{args.items} items, each answered after {args.delay:g} s, provider concurrency {args.concurrency}: "
           f"ideal request phase {ideal(args):.1f} s; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     warm_up(args)
+    if args.high:
+        high_mode(args)
+        return 0
     runs = {"crucible": lambda: concurrency_run(args), "crucible -n 2": lambda: concurrency_run(args, "-n", "2"),
             "AsyncOpenAI + semaphore": lambda: bare_openai_run(args)}
     runs = {name: summarise([run() for _ in range(args.rounds)]) for name, run in runs.items()}
