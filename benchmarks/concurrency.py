@@ -284,13 +284,15 @@ def high_mode(args) -> None:
     """Each round runs the project, the project with -n 2 and the bare loop, one after the other (the same
     load on the machine); walls and request phases are compared within a round, then the median taken."""
     runs: dict[str, list[dict]] = {"crucible": [], "crucible -n 2": [], "AsyncOpenAI + semaphore": []}
-    for _ in range(args.rounds):
+    for round_no in range(1, args.rounds + 1):
         bare = high_run(args, bare=True)
         for name, extra in (("crucible", ()), ("crucible -n 2", ("-n", "2"))):
             run = high_run(args, *extra)
             runs[name].append({**run, "wall_x": run["wall_s"] / bare["wall_s"], "phase_x": run["phase_s"] /
                                bare["phase_s"]})
         runs["AsyncOpenAI + semaphore"].append({**bare, "wall_x": 1.0, "phase_x": 1.0})
+        print(f"round {round_no}: wall s " + ", ".join(f"{name} {rounds[-1]['wall_s']:.1f}"
+                                                    for name, rounds in runs.items()), flush=True)
     print(f"\n{'':<26}{'wall s':>8}{'phase s':>9}{'wall x bare':>13}{'phase x bare':>14}{'CPU ms/item':>13}"
           f"{'(all procs)':>13}{'peak RSS MB':>13}{'graded':>8}{'in flight':>11}{'server CPU ms/req':>19}")
     for name, rounds in runs.items():
