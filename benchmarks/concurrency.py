@@ -25,6 +25,35 @@ warm, as on a user's second run: one `--collect-only` run first, and the child p
 bytecode (PYTHONDONTWRITEBYTECODE is dropped for them; an installed package has its .pyc files).
 Targets (issue 9): ratio <= 1.06 with and without -n, never more than `concurrency` in flight, start-up
 <= 3 s, peak RSS <= 120 MB.
+
+    python benchmarks/concurrency.py --high [--rounds 3] [--no-xdist]
+
+The high-concurrency mode (issue 23): 8,192 items answered after 0.5 s at provider concurrency 256 (ideal
+16 s), against benchmarks/fast_loopback.py (one asyncio loop: tests/loopback.py's thread per request would
+compete with the client being measured; its own CPU time per request is printed, about 0.5 ms). Each round
+runs the bare AsyncOpenAI loop (in a process of its own, so both walls count a process start), pytest, and
+pytest -n 2, one after the other; it prints each one's wall (launch to exit) and request phase, both as a
+ratio to the bare loop's of the same round, the controlling process's CPU time per item (alone, and with the
+processes it waited for), its peak RSS, and how many rows were graded. Target: wall <= 1.25 x the bare loop's.
+
+Where the time goes (2,048 items of this mode, no -n; CPU seconds by time.thread_time and process_time in a
+wrapper around pytest.main, cProfile on the main thread; the shared 2-core machine at load 6-9). Before
+(commit abe5c98): main thread 4.65 ms per item in the run loop, the 256 asking threads 5.9 ms, start-up 1.6 s,
+the end (report.json, report.html, charts) 1.8 s. Of the main thread (py-spy and yappi): the fsync of every
+row about half of its busy samples, Row.to_dict (dataclasses.asdict) 4 times per item, the ask-ahead
+looking over the next 512 items again for every item (about 450 Python calls per item), grading. Fixed:
+rows are written at once and synced by a thread at most every 0.1 s (results/store.py), a case item's row
+dict is made once for its reports and written as it is, Row.to_dict skips deep copies of scalars (3x), the
+ask-ahead skips settled items in C with a cursor, an item asked ahead is prepared once. After: main thread
+3.1 ms per item (-33 %); what is left of it: pytest's own per-item protocol about 40 % (14 FixtureDef
+objects and inspect.signature calls per item for the 7 fixtures of a case item, capture and logging
+around each phase, reports), grading about 20 % (grading.get_grader's runtime Protocol isinstance 3 times
+per item, request_metrics' quantiles), starting items ahead 9 %, recording 7 %. The asking threads are now
+the larger part: 7.0 ms per request (more than before: the main thread holds the GIL less, the 256 threads
+contend for it more), spent in the openai package (request building and a pydantic model per streamed
+chunk, as in the bare loop) and httpx over 256 threads; the bare AsyncOpenAI loop needs about 5.7 ms per
+request in all. With -n 2 each worker runs 256 asking threads of its own and the provider's slots are
+shared through file locks: more CPU in all, and slower (one round: 268 s against the bare loop's 86 s).
 """
 
 from __future__ import annotations

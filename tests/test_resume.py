@@ -182,8 +182,8 @@ def test_sigkill_with_many_requests_in_flight_leaves_no_torn_row_and_resume_asks
     (pytester.path / "math").mkdir()
     (pytester.path / "math" / "resume_cases.py").write_text(CASES.replace(f"range({N})", f"range({n})"))
     loopback.script(handler=lambda body: Reply(right_answer(body).content, first_token_delay=0.05))
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-               "math", "-q"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--models", "m1",
+               "--crucible-no-builtin-cases", "math", "-q"]
     proc = subprocess.Popen(command, cwd=pytester.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     deadline = time.monotonic() + 120
