@@ -139,6 +139,7 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(project, 
     proc.wait()
     written = {r["case_id"] for r in read_rows(rows_file(project))}
     assert N // 2 <= len(written) < N
+    settled(loopback)  # a request the killed run was sending may still land: not one the resumed run asks
     loopback.reset()
     result = run(project, "-q", "--crucible-resume")  # the killed run was a process of its own; this one needs none
     assert result.ret == 0, result.stdout.str()[-2000:]
@@ -182,3 +183,52 @@ def test_resume_refuses_a_run_a_live_process_writes_and_takes_over_a_dead_ones(p
     result.assert_outcomes(passed=2)
     assert asked(loopback) == ["Question 01"]
     hold_run_dir(run_dir).release()  # free again once the run ended
+
+
+def test_sigkill_with_many_requests_in_flight_leaves_no_torn_row_and_resume_asks_each_item_once(pytester, loopback):
+    """Rows are written as items end and synced to the disk later, on a thread (results/store.py): a killed
+    process still loses no row it wrote. Killed with 16 requests in flight and rows arriving fast, the file
+    has no damaged line, and the resumed run asks exactly the items without a row, once each."""
+    n = 96
+    pytester.makefile(".yaml", models=models_yaml(loopback.base_url).replace("max_retries: 0", "concurrency: 16, "
+                                                                                              "max_retries: 0"))
+    (pytester.path / "math").mkdir()
+    (pytester.path / "math" / "resume_cases.py").write_text(CASES.replace(f"range({N})", f"range({n})"))
+    loopback.script(handler=lambda body: Reply(right_answer(body).content, first_token_delay=0.05))
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--models", "m1",
+               "--crucible-no-builtin-cases", "math", "-q"]
+    proc = subprocess.Popen(command, cwd=pytester.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        path = rows_file(pytester)
+        if path.is_file() and len(path.read_bytes().splitlines()) >= n // 3:
+            break
+        time.sleep(0.005)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    damaged: list[str] = []
+    written = {r["case_id"] for r in read_rows(rows_file(pytester), warn=damaged.append)}
+    assert not damaged
+    assert n // 3 <= len(written) < n
+    # the killed run's last requests may still be on their way into the server: let them land before counting
+    quiet = time.monotonic() + 10
+    while (loopback.in_flight or len(loopback.chat_requests) != settled(loopback)) and time.monotonic() < quiet:
+        time.sleep(0.05)
+    loopback.reset()
+    result = run(pytester, "-q", "--crucible-resume")
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    rows = read_rows(rows_file(pytester), warn=damaged.append)
+    assert not damaged
+    assert len(rows) == n and len({r["case_id"] for r in rows}) == n
+    again = [f"R{int(q.split()[1]):02d}" for q in asked(loopback)]
+    assert sorted(again) == sorted({f"R{i:02d}" for i in range(n)} - written)
+
+
+def settled(loopback) -> int:
+    """How many requests the server has, once 0.3 s pass without a new one."""
+    while True:
+        count = len(loopback.chat_requests)
+        time.sleep(0.3)
+        if len(loopback.chat_requests) == count:
+            return count

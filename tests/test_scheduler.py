@@ -36,6 +36,23 @@ def test_slots_are_shared_by_every_pool_of_the_same_name():
     assert SlotPool("http://other/v1", 2).try_take() == 0
 
 
+def test_a_slot_this_process_gave_back_is_tried_first():
+    """Another process's slots are not tried one by one for every request: the slot given back last is."""
+    mine, theirs = SlotPool("http://z/v1", 40), SlotPool("http://z/v1", 40)
+    assert [theirs.try_take() for _ in range(30)] == list(range(30))
+    assert [mine.try_take() for _ in range(3)] == [30, 31, 32]
+    mine.give_back(30)
+    mine.give_back(32)
+    tried = []
+    take = mine._lock
+    mine._lock = lambda index: tried.append(index) or take(index)
+    assert mine.try_take() == 32 and tried == [32]
+    assert mine.try_take() == 30 and tried == [32, 30]
+    assert mine.try_take() == 33   # none given back left: the first free one
+    theirs.give_back(5)
+    assert mine.try_take() == 5
+
+
 def test_lane_never_exceeds_its_concurrency_across_pools():
     lanes = [ProviderLane("p", 3, slots=SlotPool("http://y/v1", 3)) for _ in range(2)]
     busy, peak, lock = [0], [0], threading.Lock()

@@ -16,6 +16,7 @@ their locks there through `exclusive()`.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 import threading
@@ -93,6 +94,9 @@ class SlotPool:
         self.name, self.size = name, size
         self._locks: dict[int, FileLock] = {}
         self._held: set[int] = set()
+        # slots this process gave back, the latest last: tried first, as another process rarely took one
+        # (scanning from 0 would try every slot another process holds, one lock call each, per request)
+        self._returned: dict[int, None] = {}
         self._mutex = threading.Lock()
 
     def _lock(self, index: int) -> FileLock:
@@ -103,8 +107,10 @@ class SlotPool:
 
     def try_take(self, below: int | None = None) -> int | None:
         """A free slot among the first `below` (all by default), taken; None when every one is held."""
+        limit = min(below or self.size, self.size)
         with self._mutex:
-            for index in range(min(below or self.size, self.size)):
+            returned = [i for i in reversed(self._returned) if i < limit]
+            for index in itertools.chain(returned, range(limit)):
                 if index in self._held:
                     continue
                 try:
@@ -112,6 +118,7 @@ class SlotPool:
                 except Timeout:
                     continue
                 self._held.add(index)
+                self._returned.pop(index, None)
                 return index
         return None
 
@@ -119,6 +126,7 @@ class SlotPool:
         with self._mutex:
             self._held.discard(index)
             self._locks[index].release()
+            self._returned[index] = None
 
     @property
     def held(self) -> int:

@@ -66,6 +66,7 @@ class ItemContext:
     settings: RunSettings = field(default_factory=RunSettings)
     lock: Any = None     # the endpoint lock the ask held (speed rows record it)
     ask_s: float = 0.0   # how long the ask took
+    prepared: tuple | None = None  # (kind, skip reason) once item_runner.prepare worked them out
 
 
 @dataclass(frozen=True)

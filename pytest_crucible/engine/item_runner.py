@@ -42,11 +42,14 @@ def skip_reason(item: ItemContext) -> str | None:
 
 def prepare(item: ItemContext) -> tuple[ItemKind | None, str | None]:
     """The item's kind and why it is skipped (None: it runs). Never raises: (None, None) when the row
-    is settled as an error."""
+    is settled as an error. Worked out once per item (an item asked ahead was prepared there)."""
+    if item.prepared is not None:
+        return item.prepared
     try:
         kind = kind_for(item.case, item.settings)
         item.row.kind = kind.name
-        return kind, skip_reason(item) or (kind.skip(item) if kind.skip else None)
+        item.prepared = kind, skip_reason(item) or (kind.skip(item) if kind.skip else None)
+        return item.prepared
     except Exception as exc:
         item.row.settle("error", bug_reason(exc))
         return None, None

@@ -307,6 +307,8 @@ class Prefetcher:
             if entry.lane is None or entry.key in self._ahead or entry.key in self._done:
                 continue
             if self._outstanding[entry.lane] >= self.windows.get(entry.lane, 0):
+                if self._all_full():
+                    break  # nothing further could be sent: looking on costs time per item and asks nothing
                 continue
             started = entry.start()
             self._done.add(entry.key)
@@ -317,6 +319,15 @@ class Prefetcher:
             self._outstanding[entry.lane] += 1
             sent += 1
         return sent
+
+    def _all_full(self) -> bool:
+        return all(self._outstanding[lane] >= window for lane, window in self.windows.items())
+
+    def settled(self, entry: Upcoming) -> bool:
+        """Whether `advance` will never send `entry` (sent already, never asked ahead, or started and found
+        not to be asked ahead): the caller may leave it out of what it passes next time. An exclusive entry
+        is never settled: it stops the asking until it ran."""
+        return not entry.exclusive and (entry.lane is None or entry.key in self._done)
 
     def take(self, key: str) -> tuple[Any, Future] | None:
         """The item asked ahead under `key` and its future, once; None when it was not asked ahead."""

@@ -298,9 +298,10 @@ class RunSession:
             self.store.write_meta(self.meta())  # so `crucible report` rebuilds the same report after a crash
         return self.store
 
-    def record(self, row: Row) -> None:
+    def record(self, row: Row, data: dict | None = None) -> None:
+        """Keep a finished row and append it to rows.jsonl; `data`: its `to_dict()`, when the caller has it."""
         self.rows.append(row)
-        self.open_store().append(row)
+        self.open_store().append(row, data)
 
     def meta(self) -> dict:
         return {

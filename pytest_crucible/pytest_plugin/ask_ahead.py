@@ -17,6 +17,7 @@ from pytest_crucible.pytest_plugin.state import item_state
 FIXTURES_MODULE = "pytest_crucible.pytest_plugin.fixtures"
 # the fixtures an item is asked through: a conftest overriding any of them answers with its own client
 ASKING_FIXTURES = ("crucible_result", "crucible_client", "crucible_endpoint", "crucible_lease")
+SCAN = 512   # how far past the current item the asking looks (Prefetcher.advance's `scan`)
 
 
 class XdistHooks:
@@ -77,7 +78,9 @@ class AskAhead:
     def __init__(self, session: RunSession, config: pytest.Config):
         self.session, self.config = session, config
         self._entries: dict[str, Upcoming] = {}
-        self._positions: dict[str, int] | None = None
+        self._positions: dict[str, int] | None = None   # node id -> position in the session's items
+        self._settled: set[int] = set()   # positions the prefetcher will never send (Prefetcher.settled)
+        self._cursor = 0   # without xdist: every position before it is settled
         self._worker_queue = compat.xdist_worker_queue(config)
 
     @pytest.hookimpl(tryfirst=True)
@@ -86,25 +89,41 @@ class AskAhead:
         if item.session.shouldstop or item.session.shouldfail:
             prefetcher.stop()
             return
-        prefetcher.advance(self._entry(i) for i in self._upcoming(item, nextitem))
+        items = item.session.items
+        if self._positions is None:
+            self._positions = {it.nodeid: i for i, it in enumerate(items)}
+        # the next SCAN positions, less those settled before (a set lookup in C: no Python call per item)
+        indices = itertools.filterfalse(self._settled.__contains__,
+                                        itertools.islice(self._upcoming(item, nextitem, len(items)), SCAN))
+        prefetcher.advance(self._entries_of(indices, items, prefetcher))
+        while self._cursor in self._settled:
+            self._cursor += 1
 
     def pytest_sessionfinish(self) -> None:
         if self.session.prefetcher is not None:
             self.session.prefetcher.stop()
 
-    def _upcoming(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[pytest.Item]:
-        items = item.session.items
+    def _entries_of(self, indices: Iterator[int], items: list[pytest.Item], prefetcher) -> Iterator[Upcoming]:
+        """The entries at `indices`; each the prefetcher has settled is remembered, and never passed again."""
+        for index in indices:
+            entry = self._entry(items[index])
+            yield entry
+            if prefetcher.settled(entry):
+                self._settled.add(index)
+
+    def _upcoming(self, item: pytest.Item, nextitem: pytest.Item | None, end: int) -> Iterator[int]:
+        """Positions in the session's items of what comes next, the current item first."""
+        assert self._positions is not None  # set before the first call
+        position = self._positions.get(item.nodeid, end)
         if self._worker_queue is None:
-            if self._positions is None:
-                self._positions = {it.nodeid: i for i, it in enumerate(items)}
-            yield from itertools.islice(items, self._positions.get(item.nodeid, len(items)), None)
+            # positions from the current one to the cursor are settled: start past them, as far ahead
+            yield from itertools.islice(range(max(position, self._cursor), end), max(0, position + SCAN - self._cursor))
             return
-        yield item
-        if nextitem is not None:
-            yield nextitem
+        following = self._positions.get(nextitem.nodeid, end) if nextitem is not None else end
+        yield from (i for i in (position, following) if i < end)
         if self.config.getoption("dist", None) == "worksteal":
             return  # another worker may steal queued items: asking them here would ask them twice
-        yield from (items[i] for i in compat.queued_indices(self._worker_queue))
+        yield from compat.queued_indices(self._worker_queue)
 
     def _entry(self, item: pytest.Item) -> Upcoming:
         entry = self._entries.get(item.nodeid)

@@ -13,7 +13,7 @@ from pytest_crucible.engine.progress import Progress
 from pytest_crucible.engine.session import RunSession
 from pytest_crucible.pytest_plugin.state import SESSION_KEY, ItemState, item_state
 from pytest_crucible.pytest_plugin.terminal_lines import TerminalLines
-from pytest_crucible.results.row import MEASURED, Row
+from pytest_crucible.results.row import MEASURED, ROW_FIELDS, Row
 
 # What an item's process tells the controlling process travels as attributes of its reports (xdist sends
 # them on): the row (Row.to_dict()), whether the row came from the run being resumed (not recorded again),
@@ -27,6 +27,7 @@ JUNIT_PROPERTY = "crucible"
 LONG_ROW_FIELDS = ("answer_text", "reasoning", "tool_calls", "answer", "grade_details", "params", "turns",
                    "trace", "speed")
 JUNIT_REASON_CHARS = 300
+ROW_DATA_KEY = pytest.StashKey[tuple]()  # (row, row.to_dict()) of a case item: made once for its reports
 
 
 @pytest.hookimpl(wrapper=True)
@@ -45,8 +46,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         state.row = _check_row(item, state, report)
     if state is None or state.row is None or report.when == "teardown":
         return report
-    row = state.row
-    data = row.to_dict()  # plain data: xdist sends it on
+    data = _row_data(item, state)
     setattr(report, ROW_ATTRIBUTE, data)
     if state.resumed:
         setattr(report, RESUMED_ATTRIBUTE, True)
@@ -55,6 +55,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if report.failed and call.excinfo is not None:
         _verdict_as_crash_line(item, state, call.excinfo, report)
     return report
+
+
+def _row_data(item: pytest.Item, state: ItemState) -> dict:
+    """The row as plain data (xdist sends it on). A case item's row is settled in setup and its test body
+    only reads it: its setup and call reports share one copy."""
+    row = state.row
+    assert row is not None  # called once the item has a row
+    cached = item.stash.get(ROW_DATA_KEY, None)
+    if cached is not None and cached[0] is row:
+        return cached[1]
+    data = row.to_dict()
+    if state.case is not None:
+        item.stash[ROW_DATA_KEY] = (row, data)
+    return data
 
 
 def _check_row(item: pytest.Item, state: ItemState, report: pytest.TestReport) -> Row:
@@ -201,9 +215,11 @@ class RunRecorder:
             self.session.other_failures += 1  # fails even a gated run (an error, a user's broken test)
         if row is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
             return
-        row = Row.from_dict(row)
+        data, row = row, Row.from_dict(row)
         if not getattr(report, RESUMED_ATTRIBUTE, False):
-            self.session.record(row)
+            # the report's data is the line to write, unless reading it back changed the row
+            same = len(data) == len(ROW_FIELDS) and data.get("outcome") == row.outcome
+            self.session.record(row, data if same else None)
             self.config.hook.pytest_crucible_row_recorded(
                 config=self.config, item=self._items.get(report.nodeid), report=report, row=row)
         last = self.progress.record(row)
