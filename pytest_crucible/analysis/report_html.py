@@ -131,7 +131,7 @@ def _cell(tally: Tally | None) -> dict | None:
     n_eff = tally.get("n_eff")
     return {"text": f"{rate:.0%}", "detail": f"{tally['passed']}/{tally['n']}",
             # the interval clustered by family and the independent problems behind the rate
-            "spread": f"[{lo:.0%}-{hi:.0%}]" + (f" n_eff {n_eff:g}" if n_eff is not None else ""),
+            "spread": f"[{lo:.0%}-{hi:.0%}]", "n_eff": f"n_eff {n_eff:g}" if n_eff is not None else "",
             "title": f"{tally['passed']}/{tally['n']} passed; 95% interval {lo:.0%}-{hi:.0%}"
                      + (f"; {errors} errors not counted" if errors else ""),
             "style": f"background: hsl({hue} 70% 88%)", "errors": errors}
