@@ -7,6 +7,7 @@ uses its own lease directory, so they neither see nor disturb the leases of a re
 from __future__ import annotations
 
 import importlib.util
+import os
 
 import pytest
 
@@ -32,3 +33,17 @@ def lease_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("CRUCIBLE_LEASE_DIR", str(path))
     monkeypatch.delenv("CRUCIBLE_CONFIG", raising=False)
     return path
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_cpu():
+    """The module's llama.cpp servers on one CPU of their own: their threads spin while they wait for each
+    other, and beside the other xdist worker's tests on 2 cores that made them several times slower (a
+    lease test took 275 s in the full run against 33 s alone). Child processes inherit the affinity, and
+    usable_cpus() then gives them one thread."""
+    before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    if len(before) > 1:
+        os.sched_setaffinity(0, {max(before)})
+    yield
+    if len(before) > 1:
+        os.sched_setaffinity(0, before)
