@@ -36,11 +36,11 @@ FORMAT = 1  # raised when what is stored changes
 def python_case_entries(path: Path, seed: int, roots: tuple[Path, ...]) -> Entries:
     """The file's case mappings, and the line that made them (`import_entries`); kept on disk when `path`
     lies in the first of `roots` (the built-in suite), read back while nothing in `roots` changed."""
-    path = path.resolve()
-    if not path.is_relative_to(roots[0].resolve()):
-        return import_entries(path, seed)
-    key = _key(path, seed, roots)
-    where = cache_dir() / "generated" / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{seed}.marshal"
+    resolved = path.resolve()
+    if not resolved.is_relative_to(roots[0].resolve()):
+        return import_entries(path, seed)  # errors name the file as the user gave it
+    key = _key(resolved, seed, roots)
+    where = cache_dir() / "generated" / f"{hashlib.sha256(str(resolved).encode()).hexdigest()[:16]}-{seed}.marshal"
     stored = _read(where, key)
     if stored is not None:
         return stored
@@ -94,13 +94,16 @@ def _write(where: Path, key: str, entries: list, line: int | None) -> None:
         data = marshal.dumps({"key": key, "entries": [_packed(entry) for entry in entries], "line": line})
     except ValueError:
         return  # not plain data: generated every time
+    part_name = ""
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=where.parent, prefix=where.name, delete=False) as part:
+            part_name = part.name
             part.write(data)
-        os.replace(part.name, where)  # readers see the old file or the whole new one
-    except OSError:
-        pass  # a read-only cache folder: generated every time
+        os.replace(part_name, where)  # readers see the old file or the whole new one
+    except OSError:  # a read-only or full cache folder: generated every time
+        if part_name:
+            Path(part_name).unlink(missing_ok=True)
 
 
 def import_entries(path: Path, seed: int) -> Entries:
