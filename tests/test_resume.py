@@ -59,6 +59,22 @@ def rows_file(pytester):
     return pytester.path / "crucible-results" / "latest" / "rows.jsonl"
 
 
+def run_and_kill(pytester, rows: int, timeout: float, poll: float) -> None:
+    """A run of the math folder in a process group of its own, SIGKILLed once rows.jsonl has `rows` lines."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--models", "m1",
+               "--crucible-no-builtin-cases", "math", "-q"]
+    proc = subprocess.Popen(command, cwd=pytester.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        path = rows_file(pytester)
+        if path.is_file() and len(path.read_bytes().splitlines()) >= rows:
+            break
+        time.sleep(poll)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
 def test_resume_asks_only_what_has_no_final_row_and_reports_everything(project, loopback):
     loopback.fault(500, times=None, message="overloaded")
     first = run(project, "-k", "R00 or R01 or R02 or R03")   # four items, all errors
@@ -125,18 +141,7 @@ def test_resume_needs_a_run_to_continue(project):
 
 def test_sigkill_mid_run_then_resume_loses_nothing_and_repeats_nothing(project, loopback):
     loopback.script(handler=lambda body: Reply(right_answer(body).content, first_token_delay=0.25))
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--models", "m1", "--crucible-no-builtin-cases",
-               "math", "-q"]
-    proc = subprocess.Popen(command, cwd=project.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        path = rows_file(project)
-        if path.is_file() and len(path.read_text().splitlines()) >= N // 2:
-            break
-        time.sleep(0.02)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    run_and_kill(project, rows=N // 2, timeout=60, poll=0.02)
     written = {r["case_id"] for r in read_rows(rows_file(project))}
     assert N // 2 <= len(written) < N
     settled(loopback)  # a request the killed run was sending may still land: not one the resumed run asks
@@ -195,18 +200,7 @@ def test_sigkill_with_many_requests_in_flight_leaves_no_torn_row_and_resume_asks
     (pytester.path / "math").mkdir()
     (pytester.path / "math" / "resume_cases.py").write_text(CASES.replace(f"range({N})", f"range({n})"))
     loopback.script(handler=lambda body: Reply(right_answer(body).content, first_token_delay=0.05))
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--models", "m1",
-               "--crucible-no-builtin-cases", "math", "-q"]
-    proc = subprocess.Popen(command, cwd=pytester.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        path = rows_file(pytester)
-        if path.is_file() and len(path.read_bytes().splitlines()) >= n // 3:
-            break
-        time.sleep(0.005)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    run_and_kill(pytester, rows=n // 3, timeout=120, poll=0.005)
     damaged: list[str] = []
     written = {r["case_id"] for r in read_rows(rows_file(pytester), warn=damaged.append)}
     assert not damaged
