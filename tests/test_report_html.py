@@ -163,6 +163,8 @@ def test_in_chromium_no_errors_no_requests_and_the_table_filters(tmp_path, brows
     table_width = page.locator("#problems-table").bounding_box()["width"]
     assert opened.locator("td").bounding_box()["width"] > 0.9 * table_width
     first.locator("summary").click()
+    # the toggle event fires after the click returns: wait for the row to go (fails after 30 s if it stays)
+    page.wait_for_selector("#problems-table tr.reply-row", state="detached")
     assert opened.count() == 0
     page.select_option("#f-outcome", "passed")  # the passed answers too, behind their own filter
     passed = [r for r in rows if r["model"] == model and r["outcome"] == "passed" and r["category"] != "speed"]
