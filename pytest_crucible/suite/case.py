@@ -17,6 +17,7 @@ from pytest_crucible.suite.agent_loop import check_simulation
 from pytest_crucible.suite.grader_types import check_spec
 from pytest_crucible.suite.python_case_files import python_case_entries
 from pytest_crucible.suite.speed_plan import check_plan
+from pytest_crucible.suite.tiers import hardness_problem
 
 CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "agent", "prose", "speed")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -36,7 +37,7 @@ PYTHON_SUFFIX = "_cases.py"
 _FIELDS = {
     "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
     "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes", "family",
-    "simulation", "speed", "reasoning_budget",
+    "simulation", "speed", "reasoning_budget", "hardness",
 }
 # Request fields that `params` (a case's or a model's) may not set: the client sets them, or they would
 # change what one item is (several choices, another model). Each with what to write instead.
@@ -83,6 +84,8 @@ class Case:
     speed: dict | None = None  # speed cases: the measurement plan {warmup, repeats, concurrency}
     # tokens a thinking model may reason on top of max_tokens (the model's own budget caps it)
     reasoning_budget: int | None = None
+    # the facts the tier rule reads (suite/tiers.py): {steps, search, traps}; empty when not declared
+    hardness: dict = field(default_factory=dict)
 
     @property
     def hard(self) -> bool:
@@ -215,6 +218,9 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         if not isinstance(merged.get(key) or "", str):
             raise fail(f"{key} must be a string", key)
     simulation = _check_simulation(merged, tools, grader, fail)
+    hardness = merged.get("hardness") or {}
+    if hardness and (problem := hardness_problem(hardness)):
+        raise fail(problem, "hardness")
 
     return Case(
         id=case_id, category=category, difficulty=difficulty, messages=tuple(messages),
@@ -224,7 +230,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         verify=_plain(verify), title=merged.get("title") or "", file=file, line=line or 0,
         family=merged.get("family") or "", notes=merged.get("notes") or "",
         simulation=_plain(simulation), speed=_plain(speed) if speed is not None else None,
-        reasoning_budget=reasoning_budget,
+        reasoning_budget=reasoning_budget, hardness=_plain(hardness),
     )
 
 
