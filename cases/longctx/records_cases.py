@@ -120,8 +120,8 @@ def join(rng: random.Random, s: int) -> dict:
             break
     needles = [f"The {b} is skippered by {skipper_of[b]}." for b in boats]
     needles += [f"The {b} landed {n} kilos of mackerel at the fish market." for b, n in landings]
-    needles += [f"The {rng.choice(boats)} landed {rng.randint(12, 98)} kilos of pollack at the fish market."
-                for _ in range(n_decoys)]
+    needles += [f"The {rng.choice(boats)} landed {n} kilos of pollack at the fish market."
+                for n in rng.sample(range(12, 99), n_decoys)]
     rng.shuffle(needles)
     wrong_names = [p for p in dict.fromkeys([biggest, busiest, ranked[1]]) if p != answer]
     return _case(
@@ -198,10 +198,9 @@ def absent(rng: random.Random, s: int) -> dict:
     listed, outsider = boats[:n_listed], boats[-1]
     answer, single = listed[0], listed[1]
     fish = ("mackerel", "pollack", "hake", "bass")
-    needles = [f"The {single} landed {rng.randint(12, 98)} kilos of {rng.choice(fish)} at the fish market."]
-    for boat in listed[2:]:
-        needles += [f"The {boat} landed {rng.randint(12, 98)} kilos of {rng.choice(fish)} at the fish market."
-                    for _ in range(rng.randint(2, 3))]
+    landers = [single] + [boat for boat in listed[2:] for _ in range(rng.randint(2, 3))]
+    needles = [f"The {boat} landed {n} kilos of {rng.choice(fish)} at the fish market."
+               for boat, n in zip(landers, rng.sample(range(12, 99), len(landers)))]
     port = rng.choice(PORTS)
     needles += [f"The {answer} set out for the fishing grounds but turned back before landing anything.",
                 f"The {answer} landed its catch at {port} instead of the fish market.",
