@@ -212,9 +212,10 @@ def relative(rng: random.Random, s: int) -> dict:
                           if e != side[0] else rng.choice(path[1:-1])))
     rng.shuffle(relations)
     needles = [f"The {a} took place {n} days {d} the {b}." for a, n, d, b in relations]
-    needles.append(f"A rehearsal for the {path[-1]} was held {rng.randint(2, 29)} days before the {path[0]}.")
+    rehearsal = rng.choice([n for n in range(2, 30) if n != answer])
+    needles.append(f"A rehearsal for the {path[-1]} was held {rehearsal} days before the {path[0]}.")
     first, last = path[0], path[-1]
-    traps = [sum(map(abs, gaps)), sum(gaps[:-1]), -answer]
+    traps = [sum(map(abs, gaps)), sum(gaps[:-1]), -answer, rehearsal]
     return _case(
         rng, "LC-relative", s, {"steps": hops + 1, "search": len(relations), "traps": len(traps)},
         title=f"Days between two events over a {hops}-link chain of relations, in a {SIZES[s]} context",
@@ -229,8 +230,9 @@ def relative(rng: random.Random, s: int) -> dict:
         wrong=[REFUSAL, OFF_TASK, _hedge(traps[1], answer)] + [f"Answer: {t}" for t in traps],
         notes=(f"{hops} relations link the two events through events in between, each found only by the name "
                "the previous one produced, about half of them stated the other way round ('X took place N days "
-               f"before Y' read from Y), with {n_side} side relations and a rehearsal in the same words. Adding "
-               "every gap without its direction, or stopping a link short, are the traps."),
+               f"before Y' read from Y), with {n_side} side relations and a rehearsal that links the two events "
+               "directly but is not one of them. Adding every gap without its direction, stopping a link short, "
+               "or taking the rehearsal's gap are the traps."),
     )
 
 
