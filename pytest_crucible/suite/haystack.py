@@ -10,7 +10,7 @@ or a proper name that a needle uses, so the needles stay the only statements abo
 trusting the generator): `values` (each value in exactly one needle and once in the document),
 `count_of` (copies of a needle), `count` / `sum` (regex matches and their `n` group), `chain` (follow
 one regex match per hop), `latest` (the last dated match on or before a cutoff) and `only` (exactly one
-match, its `value` group).
+match, its `value` group); suite/haystack_records.py adds the modes that combine many records.
 
 Token counts are estimated at CHARS_PER_TOKEN characters per token, measured on this filler with a
 real tokenizer (SmolLM2's, whose digits are single tokens as in most current tokenizers); the size
@@ -30,6 +30,7 @@ from datetime import date
 from typing import Any
 
 from pytest_crucible.common.yamlio import LineDict
+from pytest_crucible.suite.haystack_records import MODES, record_answer
 
 # Characters per token on this filler (SmolLM2 tokenizer; tests/test_haystack.py checks it within 5%
 # at every size class when llama-cpp-python and the model are installed).
@@ -387,7 +388,8 @@ def expected_answer(params: Mapping[str, Any], prompt: str) -> Any:
     `expect: {chain: {start, hops}}`  from `start`, each hop (a regex with `<X>` standing for the
                              current value) must match exactly once; its `next` group is the new value;
     `expect: {latest: {pattern, before}}`  among P's matches (groups `date` like "14 March 2023" and
-                             `value`), the value of the latest one dated on or before `before`."""
+                             `value`), the value of the latest one dated on or before `before`;
+    and the modes of haystack_records.MODES."""
     expect = params.get("expect") or {}
     document = document_of(prompt)
     if "count_of" in expect:
@@ -434,19 +436,23 @@ def expected_answer(params: Mapping[str, Any], prompt: str) -> Any:
         if len(eligible) > 1 and eligible[-1][0] == eligible[-2][0]:
             raise ValueError(f"two matches of expect.latest share the date {eligible[-1][0]}")
         return eligible[-1][1]
-    raise ValueError("verify.haystack.expect must be one of count_of, values, count, sum, only, chain, latest")
+    derived = record_answer(expect, document)  # the modes over many records (haystack_records.py)
+    if derived is not None:
+        return derived
+    raise ValueError("verify.haystack.expect must be one of count_of, values, count, sum, only, chain, latest, "
+                     + ", ".join(MODES))
 
 
 def haystack_case(*, id: str, difficulty: str, seed: int, target_tokens: int, needles: Sequence[Any],
                   question: str, expect: Mapping[str, Any], grader: Mapping[str, Any],
                   reference: Any, wrong: Sequence[Any] = (), max_tokens: int = 2048,
                   title: str = "", tags: Sequence[str] = (), family: str = "", notes: str = "",
-                  max_context: int | None = None) -> dict:
+                  max_context: int | None = None, hardness: Mapping[str, int] | None = None) -> dict:
     """A case mapping for a Python case file, with the generator parameters kept in verify.haystack.
 
     The mapping remembers the line of the call, so problems with the case point at it. With
     `max_context`, a case whose min_context would exceed it is refused (a size class that does not fit
-    its window is a generator bug)."""
+    its window is a generator bug). `hardness` is the case's {steps, search, traps} (suite/tiers.py)."""
     params = {
         "seed": seed, "target_tokens": target_tokens,
         "needles": [Needle.of(n).to_dict() for n in needles],
@@ -463,7 +469,8 @@ def haystack_case(*, id: str, difficulty: str, seed: int, target_tokens: int, ne
     })
     case.line = sys._getframe(1).f_lineno
     case.key_lines = {}
-    for key, value in (("title", title), ("tags", list(tags)), ("family", family), ("notes", notes)):
+    for key, value in (("title", title), ("tags", list(tags)), ("family", family), ("notes", notes),
+                       ("hardness", dict(hardness or {}))):
         if value:
             case[key] = value
     return case
