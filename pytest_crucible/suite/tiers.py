@@ -58,3 +58,16 @@ def distinct_total(cases: list, difficulty: str | None = None) -> int:
     """Distinct templates over all categories (of one tier, with `difficulty`)."""
     return len({(case.category, case.family or f"case:{case.id}") for case in cases
                 if difficulty is None or case.difficulty == difficulty})
+
+
+def declare(case: dict, steps: int, search: int, traps: int) -> dict:
+    """Put the hardness facts on a generated case mapping and give it the tier the rule makes of them."""
+    case["hardness"] = {"steps": steps, "search": search, "traps": traps}
+    case["difficulty"] = tier_of(case["hardness"])
+    return case
+
+
+def ruled(steps: int, search: int, traps: int) -> dict:
+    """{"hardness": the facts, "difficulty": the rule's tier}, to spread into a generated case mapping."""
+    hardness = {"steps": steps, "search": search, "traps": traps}
+    return {"hardness": hardness, "difficulty": tier_of(hardness)}
