@@ -118,7 +118,7 @@ def cases(seed):
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "alerts-20k", "input": PERF_INPUT,
                "check": "assert sum(result) == 101310028 and sum(i * a for i, a in enumerate(result)) == 1011551126528"}],
-        notes="""Medium: an offline sweep (queries sorted by limit, a Fenwick tree over positions) or
+        notes="""An offline sweep (queries sorted by limit, a Fenwick tree over positions) or
         a merge-sort tree is needed, since scanning is about 2 * 10^8 steps on the perf input. Traps:
         "at most" is inclusive, the window includes both ends, and answers must return in alert
         order after the queries were sorted.""",

@@ -148,7 +148,7 @@ def cases(seed):
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "failures-40k", "input": PERF_INPUT.format(seed=81),
                "check": PERF_CHECK.format(total=634160546, weighted=15305787696889)}],
-        notes="""Medium: deletions are hard for union-find, so the model must replay the failures
+        notes="""Deletions are hard for union-find, so the model must replay the failures
         backwards (a known trick, not a known statement). Traps: a link that fails twice is restored
         only at its first failure, unions inside one group must not lower the count (self-loops,
         parallel links), and the count is taken before the link is restored. A fresh search per

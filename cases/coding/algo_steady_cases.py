@@ -135,7 +135,7 @@ def cases(seed):
         prompt=PROMPT, entry_point="steady_windows", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "walk-100k", "input": PERF_INPUT, "check": "assert result == 2279627"}],
-        notes="""Medium: two pointers with monotone deques of indices give O(n); the twists over the
+        notes="""Two pointers with monotone deques of indices give O(n); the twists over the
         textbook version are the minimum length m (count per right end, clipped at zero) and an
         inclusive bound. Value deques evict the wrong copy of a repeated reading. Checking every
         window is quadratic on 100,000 readings.""",

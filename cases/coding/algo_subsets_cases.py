@@ -125,7 +125,7 @@ def cases(seed):
         prompt=PROMPT, entry_point="count_subsets", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "thirty-weights", "input": PERF_INPUT, "check": "assert result == 214862148"}],
-        notes="""Medium: 2^30 subsets rule out enumeration, weights up to 10^12 rule out a DP over sums,
+        notes="""2^30 subsets rule out enumeration, weights up to 10^12 rule out a DP over sums,
         and negative weights defeat branch-and-bound pruning, which leaves meet-in-the-middle with
         sorting and two binary searches. Traps: the empty subset counts, both range ends are
         inclusive, and equal totals from different subsets all count.""",
