@@ -126,3 +126,15 @@ def test_cases_list_counts_a_family_once_per_tier(tmp_path):
     assert ["math", "1", "1", "2", "3"] in [line.split() for line in table]   # FAM in medium and hard
     assert "3 distinct templates, 2 distinct hard" in lines
     assert ["math", "1", "2", "2", "5"] in [line.split() for line in lines]   # the case counts beside it
+
+
+def test_code_case_takes_its_tier_from_the_facts():
+    from pytest_crucible.suite.code_family import code_case
+    common = dict(family="CO-demo", title="Demo", prompt="Write f.", entry_point="f", tests="def test(): pass",
+                  solution="def f(): pass", wrong=["def f(): 1"], notes="n")
+    hard = code_case(hardness={"steps": 5, "search": 20000, "traps": 1}, **common)
+    assert (hard["difficulty"], hard["hardness"], hard["max_tokens"]) == (
+        "hard", {"steps": 5, "search": 20000, "traps": 1}, 16384)
+    assert code_case(hardness={"steps": 5, "search": 1, "traps": 1}, **common)["difficulty"] == "medium"
+    with pytest.raises(ValueError, match="give hardness"):
+        code_case(**common)
