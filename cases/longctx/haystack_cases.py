@@ -20,8 +20,8 @@ re-rolled by the suite seed; ids are stable.
 
 from __future__ import annotations
 
-import re
 import random
+import re
 import sys
 from datetime import date, timedelta
 

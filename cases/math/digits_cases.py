@@ -2,8 +2,8 @@
 and never repeat a digit in adjacent places. The generator runs a digit DP (count up to X, tight
 prefix); the solver checks every multiple in the range."""
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-digits"
 

@@ -2,8 +2,8 @@
 for N of up to nine digits. The generator uses the divisor-sum formulas of these forms (units times the
 sum of a character over the divisors of N); the solver tries every x."""
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import factored, family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-forms"
 

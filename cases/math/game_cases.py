@@ -2,8 +2,8 @@
 player to move. The generator finds where the win/lose pattern becomes periodic and counts by
 whole periods; the solver labels every pile from 0 to N."""
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-game"
 

@@ -4,8 +4,8 @@ sum over d | M of phi(d) * floor(N / d); the solver adds the gcds one by one."""
 
 from math import gcd
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-gcdsum"
 

@@ -4,8 +4,8 @@ solver lists every route."""
 
 from math import comb
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-route"
 

@@ -5,8 +5,8 @@ tests every point of the bounding box."""
 
 from math import atan2, gcd
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-pick"
 

@@ -10,8 +10,8 @@ from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb, factorial, prod
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program, spell
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-prob"
 

@@ -2,8 +2,8 @@
 number. The generator raises the recurrence's 3x3 matrix to the N-th power by repeated squaring;
 the solver runs the sequence until a pair of consecutive terms repeats and uses the cycle."""
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-recur"
 MODULI = [24, 36, 40, 45, 56, 60, 63, 72, 84, 88, 90, 99, 100, 104, 120, 126, 132, 140, 150, 168, 180]

@@ -4,8 +4,8 @@ counts whole periods plus a remainder; the solver tests every n."""
 
 from itertools import product
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-roots"
 PRIME_POWERS = [4, 8, 16, 9, 27, 25, 7, 49, 11, 13, 17, 19, 23]

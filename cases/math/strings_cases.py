@@ -2,8 +2,8 @@
 times (mod 2 or 3). The generator runs a dynamic programme over a pattern automaton; the solver
 writes out every word."""
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-words"
 LETTER_SETS = [("A", "B", "C"), ("R", "G", "B"), ("X", "Y", "Z"), ("L", "M", "N"), ("P", "Q", "S")]

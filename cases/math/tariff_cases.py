@@ -2,8 +2,8 @@
 with growing usage, a fixed charge and a surcharge above a threshold. The generator prices each
 month's tiers with clamped differences; the solver prices every kilowatt-hour one at a time."""
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-tariff"
 

@@ -5,8 +5,8 @@ power."""
 
 from math import gcd
 
-from pytest_crucible.suite.tiers import declare
 from pytest_crucible import factored, family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-tower"
 

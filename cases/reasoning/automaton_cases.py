@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+
 from pytest_crucible.suite.tiers import declare
 
 FAMILY = "RE-fsm"

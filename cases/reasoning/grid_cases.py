@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+
 from pytest_crucible.suite.tiers import declare
 
 FAMILY = "RE-grid"

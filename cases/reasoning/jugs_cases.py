@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections import deque
+
 from pytest_crucible.suite.tiers import declare
 
 FAMILY = "RE-jugs"

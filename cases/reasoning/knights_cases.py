@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 from itertools import product
+
 from pytest_crucible.suite.tiers import declare
 
 FAMILY = "RE-knights"

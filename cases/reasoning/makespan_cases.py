@@ -18,6 +18,7 @@ import heapq
 import json
 import random
 from itertools import combinations
+
 from pytest_crucible.suite.tiers import declare
 
 FAMILY = "RE-makespan"

@@ -14,6 +14,7 @@ import json
 import random
 from collections import deque
 from itertools import combinations
+
 from pytest_crucible.suite.tiers import declare
 
 FAMILY = "RE-river"

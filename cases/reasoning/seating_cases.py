@@ -14,6 +14,7 @@ import json
 import math
 import random
 from itertools import permutations
+
 from pytest_crucible.suite.tiers import declare
 
 FAMILY = "RE-seat"

@@ -450,7 +450,7 @@ def _add_cases_commands(sub) -> None:
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)
     p = csub.add_parser("list", help="list cases (default: the built-in suite), counts per category and "
-                        "difficulty, and what each profile selects")
+                        "difficulty, distinct templates, and what each profile selects")
     p.add_argument("paths", nargs="*")
     p.add_argument("--where", action="store_true", help="also print each case's file:line")
     for name in ("categories", "seed", "profile", "config"):
