@@ -169,7 +169,7 @@ def test_token_estimate_is_within_5_percent_of_a_real_tokenizer_at_every_size(su
 # ---------------------------------------------------------------- the long-context suite
 
 def test_suite_shape(suite):
-    assert len(suite) >= 40 and sum(c.difficulty == "hard" for c in suite) >= 25
+    assert len(suite) >= 40 and sum(c.difficulty == "hard" for c in suite) >= 13  # by the tier rule
     families = Counter(c.family for c in suite)
     assert families == {f: 6 for f in ("LC-needle", "LC-multi", "LC-hop", "LC-count", "LC-sum", "LC-real",
                                        "LC-timeline")}

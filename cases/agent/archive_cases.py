@@ -14,6 +14,7 @@ import random
 from datetime import date, timedelta
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-archive"
 APPS = ["shop", "billing", "crm", "portal", "wiki", "intranet"]
@@ -133,7 +134,9 @@ def _case(number: int, app: str, rng: random.Random) -> dict:
     final = f"Moved: {moved}\nNot moved: {locked} (locked by pid {world['pid']})"
     trap = [n for n, e in world["files"].items() if n.endswith((".log.gz", ".log.1"))][0]
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": "hard",
+        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent",
+        # list two pages, filter, a move that fails, mkdir, five moves, report; 12-13 entries; 4 traps
+        **ruled(10, 12, 4),
         "title": "Move the old .log files into a new archive directory; one is locked",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 6144,
         "simulation": {"handler": handler, "max_turns": 12,

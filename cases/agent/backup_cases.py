@@ -14,6 +14,7 @@ import random
 from datetime import date, timedelta
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-backup"
 TODAY = date(2026, 3, 9)
@@ -195,7 +196,7 @@ def _case(number: int, kind: str, src: str, rng: random.Random) -> dict:
         notes = ("The log's WARN about a nearly full volume invites a prune; the real ERROR is elsewhere "
                  f"({world['culprit']}). The agent must change nothing, still call df for the usage, and "
                  "report Removed: 0.")
-        difficulty = "medium"
+        facts = ruled(3, 1, 2)  # read, df, report without acting; traps: the prune, the WARN's volume
     else:
         prune = tool_turn(("prune_snapshots", {"volume": target, "keep": keep}))
         steps = [read, df, listed, prune] if kind == "days" else [read, df, prune]
@@ -213,11 +214,12 @@ def _case(number: int, kind: str, src: str, rng: random.Random) -> dict:
                  + ("list the snapshots and count those within the window (the keep count is not the number "
                     "of days) -> " if kind == "days" else "") + "prune -> report the tool's numbers. The log "
                  "also warns about another, nearly full volume, which must be left alone.")
-        difficulty = "hard" if kind == "days" else "medium"
+        # read, df (map the mount to the volume), [list and count the snapshots in the window], prune, report
+        facts = ruled(6, 1, 2) if kind == "days" else ruled(4, 1, 2)
     snapshot_text = {vid: "\n".join(f"{n}  {s}G" for n, s in v["snapshots"]) + "\n" for vid, v in volumes.items()}
     solver = SOLVER.format(log=world["log"], df=_df(volumes), snapshots=snapshot_text, keep=keep, keep_days=keep_days)
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": difficulty,
+        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", **facts,
         "title": {"other": "The backup failed for another reason: change nothing, report it",
                   "days": "Disk full: prune to a date window, report what the tool says",
                   "keep": "Disk full: prune the right volume, report what the tool says"}[kind],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-calendar"
 DAY = "2026-04-14"
@@ -158,7 +159,10 @@ def _case(number: int, title: str, rng: random.Random) -> dict:
     public = {p: [{"start": _hm(s), "end": _hm(e), "title": t, "show_as": show} for s, e, t, show in events]
               for p, events in world["calendars"].items()}
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": "hard",
+        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent",
+        # read the 3-4 calendars, read the one that timed out again, intersect (Focus time is free),
+        # take the earliest slot, book it: one chain of at most 7; about 16 half-hour slots; 2 traps
+        **ruled(7, 16, 2),
         "title": "Book the earliest slot free in every calendar, after a calendar read fails once",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 6144,
         "simulation": {"handler": handler, "max_turns": 8,

@@ -13,6 +13,7 @@ import random
 from datetime import date, timedelta
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-orders"
 PAGE = 4
@@ -112,7 +113,10 @@ def _case(number: int, name: str, rng: random.Random) -> dict:
     listing = [tool_turn(("list_orders", {"customer_id": ids[0], "page": p})) for p in range(1, pages + 1)]
     final = f"Open total: {_eur(truth)} EUR"
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": "hard",
+        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent",
+        # find the customer, pick the one in the city, list the open orders (the status filter makes the
+        # paging moot), sum four or five amounts: 5 steps over 3 candidates; 3 decoy totals
+        **ruled(5, 3, 3),
         "title": "The sum of one customer's open orders, over three pages, with a namesake",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 4096,
         "simulation": {"handler": handler, "max_turns": 10,

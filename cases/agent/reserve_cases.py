@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-reserve"
 
@@ -99,7 +100,10 @@ def _case(number: int, rack: str, rng: random.Random) -> dict:
     calls = [{"name": "reserve_host", "arguments": {"host": race, "job": job}},
              {"name": "reserve_host", "arguments": {"host": answer, "job": job}}]
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": "hard",
+        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent",
+        # list, inspect, filter (threshold, maintenance), reserve (fails), reserve the next, report: 6 steps
+        # over 8 hosts; 3 traps (47.5 GB, the maintenance host, releasing the other job's host)
+        **ruled(6, 8, 3),
         "title": "Reserve the first qualifying host; the first reservation loses a race",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 4096,
         "simulation": {"handler": handler, "max_turns": 10,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-rollout"
 POOLS = ["checkout", "search", "payments", "catalog"]
@@ -103,7 +104,9 @@ def _case(number: int, fails: bool, pool: str, rng: random.Random) -> dict:
     else:      # stopping at the warning
         near = [s for s in script[:1 + 3 * warned + 2]] + [f"Upgraded: {warned}\nStopped at: {hosts[warned]}"]
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": "hard",
+        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent",
+        # drain, deploy, check, undrain per host in a strict order: 16-24 dependent calls; 3 traps
+        **ruled(16, 1, 3),
         "title": "A host-by-host rollout that stops at the first failed health check" if fails
                  else "A host-by-host rollout with a warning that is not a failure",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 4096,

@@ -17,6 +17,7 @@ import json
 import random
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-syslog"
 HOSTS = ["web1", "db2", "api3", "cache1", "mq2", "edge4"]
@@ -172,7 +173,8 @@ def _case(task: str, number: int, world: dict) -> dict:
         prompt = INTRO.format(host=world["host"]) + ('Give the result as a JSON object of this shape: {"services": [{"name": "<service>", '
                           '"error_count": <n>}, ...], "total_errors": <n>}, with one entry for every service that '
                           "has at least one such line, sorted by error_count from high to low.")
-        return {**base, "id": f"{FAMILY}-{number:02d}", "difficulty": "hard",
+        # two reads, then a running tally of every in-window ERROR line by service
+        return {**base, "id": f"{FAMILY}-{number:02d}", **ruled(total + 2, 80, 3),
                 "title": "A JSON report of the last 24 hours' ERROR lines, from two rotated files",
                 "prompt": prompt,
                 "grader": {"type": "trace", "calls": calls, "forbidden": ["truncate_log", "delete_log"],
@@ -198,7 +200,8 @@ def _case(task: str, number: int, world: dict) -> dict:
         early_top = world["second"]
         prompt = INTRO.format(host=world["host"]) + ("Which service wrote the most of these ERROR lines, and how many? Answer in at most 25 "
                           "words and name only that service.")
-        return {**base, "id": f"{FAMILY}-{number:02d}", "difficulty": "medium",
+        # the top service still needs the tally of every in-window ERROR line
+        return {**base, "id": f"{FAMILY}-{number:02d}", **ruled(sum(counts.values()) + 2, 80, 3),
                 "title": "The noisiest service of the last 24 hours, in one short sentence",
                 "prompt": prompt,
                 "grader": {"type": "trace", "calls": calls, "forbidden": ["truncate_log", "delete_log"],
@@ -223,7 +226,8 @@ def _case(task: str, number: int, world: dict) -> dict:
                       "such line, and end with a line `Unreadable: <the files you could not read, or none>`. "
                       "Count only lines you have actually read.")
     full = [f"{s}: {counts[s]}" for s in order]
-    return {**base, "id": f"{FAMILY}-{number:02d}", "difficulty": "hard",
+    # the readable file's in-window ERROR lines tallied, the unreadable one named
+    return {**base, "id": f"{FAMILY}-{number:02d}", **ruled(sum(current.values()) + 2, 80, 2),
             "title": "A rotated log is unreadable: report what was read, name what was not, invent nothing",
             "prompt": prompt,
             "grader": {"type": "trace", "calls": calls, "forbidden": ["truncate_log", "delete_log"],

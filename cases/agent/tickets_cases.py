@@ -15,6 +15,7 @@ import random
 from datetime import date, timedelta
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-ticket"
 PAGE = 5
@@ -181,7 +182,10 @@ def _case(number: int, kind: str, person: int, rng: random.Random) -> dict:
     public = [{k: t[k] for k in ("id", "title", "status", "email", "created")} for t in tickets]
     solver = SOLVER.format(tickets=public, email=email, topic=topic, problem=world["problem"], kind=kind)
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": "hard",
+        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent",
+        # three result pages, get_ticket on each candidate, tell the customer from the namesake, pick the
+        # keeper, close the duplicates, report: 8 steps over 12 tickets; 3 traps
+        **ruled(8, 12, 3),
         "title": {"dup": "Close a customer's newer duplicate ticket, found across result pages",
                   "fixed": "Close exactly one customer's open tickets on a topic"}[kind],
         "prompt": prompt, "tools": TOOLS, "max_tokens": 6144,

@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-alerts"
 
+# Hardness (README "How tiers are assigned", coding): sort alerts by limit, sort prices, sweep into a Fenwick
+# tree, answer by prefix difference; arguments untouched; 20,000 prices and alerts. Traps: the wrong
+# solutions.
+HARDNESS = {"steps": 5, "search": 20000, "traps": 3}
+
 PROMPT = """
 A price series `prices` (integers, possibly negative) is checked by alerts. An alert `(first, last, limit)`
 asks how many of prices[first], ..., prices[last] (0-based, both ends included) are at most `limit`.
@@ -108,12 +113,12 @@ def cases(seed):
         want = [sum(1 for i in range(a, b + 1) if prices[i] <= x) for a, b, x in alerts]
         seeded.append((prices, alerts, want))
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Window counts below a limit for 20,000 alerts",
+        family=FAMILY, hardness=HARDNESS, title="Window counts below a limit for 20,000 alerts",
         prompt=PROMPT, entry_point="count_alerts", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "alerts-20k", "input": PERF_INPUT,
                "check": "assert sum(result) == 101310028 and sum(i * a for i, a in enumerate(result)) == 1011551126528"}],
-        notes="""Medium: an offline sweep (queries sorted by limit, a Fenwick tree over positions) or
+        notes="""An offline sweep (queries sorted by limit, a Fenwick tree over positions) or
         a merge-sort tree is needed, since scanning is about 2 * 10^8 steps on the perf input. Traps:
         "at most" is inclusive, the window includes both ends, and answers must return in alert
         order after the queries were sorted.""",

@@ -10,6 +10,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-cover"
 
+# Hardness (README "How tiers are assigned", coding): sort by end, DP over offers, range minimum by monotone
+# stack and binary search; touching stretches, integer points, unreachable road, ties; 30,000 offers. Traps:
+# the wrong solutions.
+HARDNESS = {"steps": 8, "search": 30000, "traps": 4}
+
 PROMPT = """
 A road of the given `length` (from position 0 to position `length`) needs lighting. Each offer
 `(start, end, cost)` lights the closed stretch from `start` to `end` (integers, start < end; an offer may
@@ -150,7 +155,7 @@ def cases(seed):
             continue
         seeded.append((length, offers, want))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Cheapest priced intervals covering a road",
+        family=FAMILY, hardness=HARDNESS, title="Cheapest priced intervals covering a road",
         prompt=PROMPT, entry_point="cheapest_cover", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "offers-30k", "input": PERF_INPUT, "check": "assert result == 8351"}],

@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-critical"
 
+# Hardness (README "How tiers are assigned", coding): distances from both ends, the roads on some fastest
+# trip, their time intervals, overlap test; touching intervals, parallel roads, unreachable target; the perf
+# graph. Traps: the wrong solutions.
+HARDNESS = {"steps": 8, "search": 20000, "traps": 4}
+
 PROMPT = """
 Places 0..n-1 are joined by two-way roads; `roads[j] = (u, v, minutes)` with minutes >= 1 (there may be
 several roads between the same two places, and roads from a place to itself). A road is *critical* for
@@ -165,7 +170,7 @@ def cases(seed):
             continue
         seeded.append((n, roads, source, target, want))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Roads that every fastest trip needs",
+        family=FAMILY, hardness=HARDNESS, title="Roads that every fastest trip needs",
         prompt=PROMPT, entry_point="critical_roads", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "roads-17k-a", "input": PERF_INPUT.format(seed=141), "check": "assert len(result) == 4 and sum(result) == 51560"},

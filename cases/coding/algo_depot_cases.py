@@ -10,6 +10,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-depot"
 
+# Hardness (README "How tiers are assigned", coding): root the tree iteratively, subtree populations,
+# rerooting identity, distance sum; weighted lengths, ties to the smallest village, the 20,000 chain; 25,000
+# villages. Traps: the wrong solutions.
+HARDNESS = {"steps": 7, "search": 25000, "traps": 4}
+
 PROMPT = """
 Villages 0..n-1 are joined by n - 1 two-way roads `(u, v, length)` that form a tree (lengths are
 positive integers). Village i has `people[i] >= 0` inhabitants. A depot placed in village d costs
@@ -186,7 +191,7 @@ def cases(seed):
         seeded.append((people, roads, list(_every_start(people, roads))))
     tests = TESTS.replace("CHAIN_ANSWER", repr(_chain_answer()))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Best depot on a weighted tree by rerooting",
+        family=FAMILY, hardness=HARDNESS, title="Best depot on a weighted tree by rerooting",
         prompt=PROMPT, entry_point="best_depot", tests=tests, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "bushy-25k", "input": PERF_INPUT.format(seed=131, reach=25000), "check": "assert tuple(result) == (3, 5846303736)"},

@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-digits"
 
+# Hardness (README "How tiers are assigned", coding): digit DP over the bound, neighbour rule without leading
+# zeros, stop when the bound breaks the rule, f(high) - f(low - 1) with 0; ranges to 10^18. Traps: the wrong
+# solutions.
+HARDNESS = {"steps": 7, "search": 1000000000000000000, "traps": 4}
+
 PROMPT = """
 Call a non-negative integer *smooth for k* when, written in decimal without leading zeros (zero is
 written "0"), no two neighbouring digits are equal, and the sum of its digits is divisible by k.
@@ -160,7 +165,7 @@ def cases(seed):
         k = rng.randrange(1, 12)
         seeded.append((low, high, k, sum(1 for x in range(low, high + 1) if _smooth(x, k))))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Counting smooth numbers up to 10^18 by digit DP",
+        family=FAMILY, hardness=HARDNESS, title="Counting smooth numbers up to 10^18 by digit DP",
         prompt=PROMPT, entry_point="count_smooth",
         tests=TESTS, data={"PINNED": PINNED, "SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,

@@ -10,6 +10,11 @@ import itertools
 from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-forbidden"
+
+# Hardness (README "How tiers are assigned", coding): Aho-Corasick built breadth first, output links
+# propagated, transition matrix, fast exponentiation; letters outside the alphabet, n = 0, modulus; n to
+# 10^18. Traps: the wrong solutions.
+HARDNESS = {"steps": 8, "search": 1000000000000000000, "traps": 4}
 MOD = 1_000_000_007
 
 PROMPT = """
@@ -166,7 +171,7 @@ def cases(seed):
         n = rng.randrange(0, 7)
         seeded.append((n, alphabet, words, _every_string(n, alphabet, words)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Strings of length up to 10^18 avoiding forbidden words, mod p",
+        family=FAMILY, hardness=HARDNESS, title="Strings of length up to 10^18 avoiding forbidden words, mod p",
         prompt=PROMPT, entry_point="count_clean",
         tests=TESTS, data={"PINNED": PINNED, "SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,

@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-jetpack"
 
+# Hardness (README "How tiers are assigned", coding): BFS over (cell, charges used), the climb limit
+# inclusive, moves not charges as the objective; a plain BFS over the state space passes. Traps: the wrong
+# solutions.
+HARDNESS = {"steps": 4, "search": 1, "traps": 3}
+
 PROMPT = """
 A hiker crosses a rectangular map given as a list of equal-length strings: a digit '0'-'9' is a cell of
 that height and '#' is a wall. Each move goes to one of the four neighbouring cells (never a wall,
@@ -162,7 +167,7 @@ def cases(seed):
         want = _search(grid, climb, charges, start, goal, limit=len(cells))
         seeded.append((grid, climb, charges, start, goal, want))
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Fewest moves over a height map with jetpack charges",
+        family=FAMILY, hardness=HARDNESS, title="Fewest moves over a height map with jetpack charges",
         prompt=PROMPT, entry_point="fewest_moves", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "map-90-a", "input": PERF_INPUT.format(seed=111, climb=4), "check": "assert result == 178"},

@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-outages"
 
+# Hardness (README "How tiers are assigned", coding): replay the failures backwards with union-find, count
+# before restoring, a link restored at its first failure, self-loops and parallel links; 40,000 steps. Traps:
+# the wrong solutions.
+HARDNESS = {"steps": 5, "search": 40000, "traps": 3}
+
 PROMPT = """
 A network has hubs 0..n-1 and links; `links[j] = (u, v)` joins hubs u and v in both directions (there
 may be several links between the same two hubs, and a link may join a hub to itself). The links fail
@@ -138,12 +143,12 @@ def cases(seed):
         failures = [rng.randrange(len(links)) for _ in range(rng.randrange(0, len(links) + 3))] if links else []
         seeded.append((n, links, failures, _recount(n, links, failures)))
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Connected groups after each of 40,000 link failures",
+        family=FAMILY, hardness=HARDNESS, title="Connected groups after each of 40,000 link failures",
         prompt=PROMPT, entry_point="groups_after", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "failures-40k", "input": PERF_INPUT.format(seed=81),
                "check": PERF_CHECK.format(total=634160546, weighted=15305787696889)}],
-        notes="""Medium: deletions are hard for union-find, so the model must replay the failures
+        notes="""Deletions are hard for union-find, so the model must replay the failures
         backwards (a known trick, not a known statement). Traps: a link that fails twice is restored
         only at its first failure, unions inside one group must not lower the count (self-loops,
         parallel links), and the count is taken before the link is restored. A fresh search per

@@ -8,6 +8,11 @@ are fixed, their answers pinned.
 from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-portals"
+
+# Hardness (README "How tiers are assigned", coding): two-layer state, Dijkstra, counts passed once per
+# settled state, both layers added at ties, parallel roads, modulus; the perf network. Traps: the wrong
+# solutions.
+HARDNESS = {"steps": 7, "search": 10000, "traps": 4}
 MOD = 1_000_000_007
 
 PROMPT = """
@@ -168,7 +173,7 @@ def cases(seed):
             continue
         seeded.append((n, roads, portals, source, target, list(want)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Fastest time and number of fastest routes with one portal ride",
+        family=FAMILY, hardness=HARDNESS, title="Fastest time and number of fastest routes with one portal ride",
         prompt=PROMPT, entry_point="fastest_routes", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "city-6000-a", "input": PERF_INPUT.format(seed=121), "check": "assert tuple(result) == (7, 1)"},

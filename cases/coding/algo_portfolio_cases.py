@@ -11,6 +11,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-portfolio"
 
+# Hardness (README "How tiers are assigned", coding): pre-order with subtree skips, knapsack over it, budget
+# as an upper bound; parents after children, zero-value parents, the 2,000 chain without recursion. Traps: the
+# wrong solutions.
+HARDNESS = {"steps": 7, "search": 2000, "traps": 4}
+
 PROMPT = """
 A fund chooses projects. `projects[i] = (cost, value, parent)`: cost >= 1 and value >= 0 are integers,
 and parent is -1 or the index of another project that must also be chosen whenever project i is (the
@@ -166,7 +171,7 @@ def cases(seed):
         budget = rng.randrange(0, 15)
         seeded.append((projects, budget, _every_closed_subset(projects, budget)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Projects with prerequisite projects under a budget (tree knapsack)",
+        family=FAMILY, hardness=HARDNESS, title="Projects with prerequisite projects under a budget (tree knapsack)",
         prompt=PROMPT, entry_point="best_portfolio", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "forest-2000", "input": PERF_INPUT, "check": "assert result == 5910"}],

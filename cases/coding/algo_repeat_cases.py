@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-repeat"
 
+# Hardness (README "How tiers are assigned", coding): monotonicity, binary search on the length, rolling hash
+# test, overlapping counts, the smallest tie-break, empty answer; 12,000 characters. Traps: the wrong
+# solutions.
+HARDNESS = {"steps": 6, "search": 12000, "traps": 3}
+
 PROMPT = """
 Write a Python function `longest_repeat(text: str, k: int) -> str` that returns the longest substring
 of `text` that occurs at least `k` times in `text`, where occurrences may overlap (in "aaaa" the
@@ -139,7 +144,7 @@ def cases(seed):
         k = rng.randrange(1, 5)
         seeded.append((text, k, _brute_force(text, k)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Longest k-fold repeated substring, overlaps allowed",
+        family=FAMILY, hardness=HARDNESS, title="Longest k-fold repeated substring, overlaps allowed",
         prompt=PROMPT, entry_point="longest_repeat", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "planted-block-12k", "input": PERF_INPUT.format(seed=41, block=2000),

@@ -8,6 +8,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-roots"
 
+# Hardness (README "How tiers are assigned", coding): prefix hashes, period test by shifted comparison, prime
+# factors of the length, greedy division; whole string and length-one windows; 20,000 windows. Traps: the
+# wrong solutions.
+HARDNESS = {"steps": 6, "search": 20000, "traps": 4}
+
 PROMPT = """
 Write a Python function `shortest_roots(text: str, queries: list[tuple[int, int]]) -> list[int]`. For each
 query `(l, r)` (0-based, inclusive, 0 <= l <= r < len(text)) let s = text[l:r + 1]; the answer is the
@@ -160,7 +165,7 @@ def cases(seed):
             queries.append((l, rng.randrange(l, len(text))))
         seeded.append((text, queries, _by_divisors(text, queries)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Shortest repeating unit of 20,000 substrings",
+        family=FAMILY, hardness=HARDNESS, title="Shortest repeating unit of 20,000 substrings",
         prompt=PROMPT, entry_point="shortest_roots", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "queries-20k", "input": PERF_INPUT, "check": "assert sum(result) == 18879965 and sum(i * a for i, a in enumerate(result)) == 188144676402"}],

@@ -10,6 +10,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-shifts"
 
+# Hardness (README "How tiers are assigned", coding): sort by end, binary search with the rest gap, running
+# top-two over distinct clients, DP; the start == end + rest boundary, one client only; 30,000 jobs. Traps:
+# the wrong solutions.
+HARDNESS = {"steps": 7, "search": 30000, "traps": 4}
+
 PROMPT = """
 A freelancer picks jobs from a list. Each job is a tuple `(start, end, pay, client)` of integers with
 0 <= start < end <= 10**9, pay >= 1 and client >= 0. The freelancer works on one job at a time and
@@ -131,7 +136,7 @@ def cases(seed):
         rest = rng.randrange(0, 4)
         seeded.append((jobs, rest, _brute_force(jobs, rest)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Weighted jobs with a rest gap and alternating clients",
+        family=FAMILY, hardness=HARDNESS, title="Weighted jobs with a rest gap and alternating clients",
         prompt=PROMPT, entry_point="best_plan", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "many-clients-30k", "input": PERF_INPUT.format(seed=11, clients=50, rest=30),

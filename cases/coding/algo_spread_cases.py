@@ -11,6 +11,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-spread"
 
+# Hardness (README "How tiers are assigned", coding): three states per node, the sibling rule, iterative post-
+# order, negative profits, the empty set; the 5,000-node path. Traps: the wrong solutions.
+HARDNESS = {"steps": 7, "search": 5000, "traps": 4}
+
 PROMPT = """
 A chain wants to open shops at the nodes of a tree network. The nodes are 0..n-1, `profit[i]` (an
 integer, possibly negative) is what a shop at node i earns, and `edges` lists the n - 1 undirected
@@ -177,7 +181,7 @@ def cases(seed):
     big_path = _path_answer([(i * 7919) % 13 - 3 for i in range(n)])
     tests = TESTS.replace("BIG_PATH", str(big_path))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Heaviest node set with pairwise distance at least 3 in a tree",
+        family=FAMILY, hardness=HARDNESS, title="Heaviest node set with pairwise distance at least 3 in a tree",
         prompt=PROMPT, entry_point="best_spread", tests=tests, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "bushy-30k", "input": PERF_INPUT.format(seed=61, reach=30000),

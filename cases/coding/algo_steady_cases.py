@@ -8,6 +8,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-steady"
 
+# Hardness (README "How tiers are assigned", coding): two pointers, two monotone deques of indices, count per
+# right end clipped at m, inclusive bound; 100,000 readings. Traps: the wrong solutions.
+HARDNESS = {"steps": 5, "search": 100000, "traps": 4}
+
 PROMPT = """
 A sensor logged integer readings. Write a Python function
 `steady_windows(readings: list[int], k: int, m: int) -> int` that counts the windows (runs of
@@ -127,11 +131,11 @@ def cases(seed):
         k, m = rng.randrange(0, 4), rng.randrange(1, 4)
         seeded.append((readings, k, m, _every_window(readings, k, m)))
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Windows of at least m readings with a bounded spread",
+        family=FAMILY, hardness=HARDNESS, title="Windows of at least m readings with a bounded spread",
         prompt=PROMPT, entry_point="steady_windows", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "walk-100k", "input": PERF_INPUT, "check": "assert result == 2279627"}],
-        notes="""Medium: two pointers with monotone deques of indices give O(n); the twists over the
+        notes="""Two pointers with monotone deques of indices give O(n); the twists over the
         textbook version are the minimum length m (count per right end, clipped at zero) and an
         inclusive bound. Value deques evict the wrong copy of a repeated reading. Checking every
         window is quadratic on 100,000 readings.""",

@@ -10,6 +10,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-subsets"
 
+# Hardness (README "How tiers are assigned", coding): split in halves, enumerate each, sort one, two binary
+# searches; the empty subset and inclusive ends; 2^30 subsets. Traps: the wrong solutions.
+HARDNESS = {"steps": 5, "search": 1073741824, "traps": 4}
+
 PROMPT = """
 Write a Python function `count_subsets(weights: list[int], low: int, high: int) -> int` that returns how
 many subsets of the positions of `weights` have a total weight w with low <= w <= high. Positions are
@@ -117,11 +121,11 @@ def cases(seed):
         high = low + rng.randrange(0, 10)
         seeded.append((weights, low, high, _every_subset(weights, low, high)))
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Subsets of 30 signed weights with a sum in range",
+        family=FAMILY, hardness=HARDNESS, title="Subsets of 30 signed weights with a sum in range",
         prompt=PROMPT, entry_point="count_subsets", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "thirty-weights", "input": PERF_INPUT, "check": "assert result == 214862148"}],
-        notes="""Medium: 2^30 subsets rule out enumeration, weights up to 10^12 rule out a DP over sums,
+        notes="""2^30 subsets rule out enumeration, weights up to 10^12 rule out a DP over sums,
         and negative weights defeat branch-and-bound pruning, which leaves meet-in-the-middle with
         sorting and two binary searches. Traps: the empty subset counts, both range ends are
         inclusive, and equal totals from different subsets all count.""",

@@ -11,6 +11,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-switches"
 
+# Hardness (README "How tiers are assigned", coding): implication graph with both directions, iterative SCC,
+# unsatisfiable check, assignment from the component order; 6,000-switch chains. Traps: the wrong solutions.
+HARDNESS = {"steps": 7, "search": 6000, "traps": 4}
+
 PROMPT = """
 A control panel has n switches, numbered 0..n-1, each on (True) or off (False). Each rule is a tuple
 `(a, want_a, b, want_b)` meaning "switch a is set to want_a, or switch b is set to want_b (or both)";
@@ -247,7 +251,7 @@ def cases(seed):
     contradiction = ("for i in range(n - 1):\n    rules.append((i, False, i + 1, True))\n"
                      "rules.append((n - 1, False, 0, False))\nrules.append((0, True, 0, True))")
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Switch settings meeting thousands of two-way rules",
+        family=FAMILY, hardness=HARDNESS, title="Switch settings meeting thousands of two-way rules",
         prompt=PROMPT, entry_point="settle", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "planted-8k", "input": PERF_INPUT.format(seed=71, extra=""), "check": PERF_CHECK_OK},

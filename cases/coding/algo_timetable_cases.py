@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-timetable"
 
+# Hardness (README "How tiers are assigned", coding): state (station, aboard a route), ceiling division for
+# the next departure, no vehicle before first, change cost, boarding at the source; the perf network. Traps:
+# the wrong solutions.
+HARDNESS = {"steps": 7, "search": 5000, "traps": 4}
+
 PROMPT = """
 A transit network runs periodic routes. A route is a tuple `(stops, first, period, hops)`: `stops` is
 a list of k >= 2 distinct stations (integers), and `hops` a list of k - 1 positive ride times. A vehicle
@@ -190,7 +195,7 @@ def cases(seed):
             continue
         seeded.append((routes, change, source, target, start, want))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Earliest arrival on periodic routes with change times",
+        family=FAMILY, hardness=HARDNESS, title="Earliest arrival on periodic routes with change times",
         prompt=PROMPT, entry_point="earliest_arrival", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "routes-2000-a", "input": PERF_INPUT.format(seed=21), "check": "assert result == 187"},

@@ -11,6 +11,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-twice"
 
+# Hardness (README "How tiers are assigned", coding): offline by right end, third-last and second-last
+# occurrences, +1/-1 weights moved in a Fenwick tree; 20,000 windows. Traps: the wrong solutions.
+HARDNESS = {"steps": 6, "search": 20000, "traps": 4}
+
 PROMPT = """
 Write a Python function `exactly_twice(values: list[int], queries: list[tuple[int, int]]) -> list[int]`.
 For each query `(l, r)` (0-based, inclusive, 0 <= l <= r < len(values)) return the number of distinct
@@ -157,7 +161,7 @@ def cases(seed):
             queries.append((l, rng.randrange(l, n)))
         seeded.append((values, queries, _windows(values, queries)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Values occurring exactly twice in each of 20,000 windows",
+        family=FAMILY, hardness=HARDNESS, title="Values occurring exactly twice in each of 20,000 windows",
         prompt=PROMPT, entry_point="exactly_twice", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "windows-20k", "input": PERF_INPUT.format(seed=31, distinct=6000),

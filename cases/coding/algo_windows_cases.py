@@ -10,6 +10,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-algo-windows"
 
+# Hardness (README "How tiers are assigned", coding): DP over (served set, last customer) with earliest
+# finish, waiting allowed, windows bound the start, return to the depot; 11! orders. Traps: the wrong
+# solutions.
+HARDNESS = {"steps": 7, "search": 39916800, "traps": 4}
+
 PROMPT = """
 A courier leaves the depot (location 0) at time 0, must serve each of the customers 1..n exactly once,
 and then drive back to the depot. `travel[i][j]` is the driving time from location i to location j
@@ -203,7 +208,7 @@ def cases(seed):
             continue
         seeded.append((travel, windows, want))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Courier tour with time windows, service times and a return",
+        family=FAMILY, hardness=HARDNESS, title="Courier tour with time windows, service times and a return",
         prompt=PROMPT, entry_point="earliest_return", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         perf=[{"name": "eleven-customers", "input": PERF_INPUT.format(seed=51), "check": "assert result == 489"}],

@@ -15,6 +15,7 @@ import math
 from fractions import Fraction
 
 from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, script_tests
+from pytest_crucible.suite.tiers import ruled
 
 REPLY = "Reply with the complete class in a single ```python code block."
 CLOCK = ("The constructor's last argument `clock` is a function with no arguments that returns the current "
@@ -35,14 +36,24 @@ def _expect(model, ops) -> list:
     return steps
 
 
-def _case(id_, title, prompt, entry, scripts, solution, wrongs, notes, difficulty="hard", errors=None):
+# Hardness per family (steps, search): the rules the hidden scripts pin, one step each (they interact on
+# one object's state); no input size rules out a plain implementation (search 1); traps: the wrong
+# solutions, each breaking one rule.
+HARDNESS = {"CO-class-ttlcache": (6, 1), "CO-class-ratelimit": (5, 1), "CO-class-tokenbucket": (5, 1),
+            "CO-class-breaker": (6, 1), "CO-class-scheduler": (5, 1), "CO-class-inventory": (5, 1),
+            "CO-class-sessions": (5, 1)}
+
+
+def _case(id_, title, prompt, entry, scripts, solution, wrongs, notes, errors=None):
     solution = solution.lstrip()
     wrongs = [w.lstrip() for w in wrongs]
     for w in wrongs:
         assert w != solution, id_
     tests = script_tests(entry, scripts, clock=True, **({"errors": errors} if errors else {}))
-    return {"id": id_, "family": id_.rsplit("-", 1)[0], "difficulty": difficulty, "title": title,
-            "max_tokens": 16384 if difficulty == "hard" else 8192, "prompt": flow(prompt),
+    family = id_.rsplit("-", 1)[0]
+    facts = ruled(*HARDNESS[family], len(wrongs))
+    return {"id": id_, "family": family, **facts, "title": title,
+            "max_tokens": 16384 if facts["difficulty"] == "hard" else 8192, "prompt": flow(prompt),
             "grader": {"type": "code", "entry_point": entry, "tests": tests},
             "verify": {"solution": solution, "wrong": wrongs}, "notes": notes}
 

@@ -11,6 +11,7 @@ a mistake in either shows up as a disagreement.
 from __future__ import annotations
 
 from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, script_tests
+from pytest_crucible.suite.tiers import ruled
 
 REPLY = "Reply with the complete class in a single ```python code block."
 
@@ -26,14 +27,23 @@ def _expect(model, ops) -> list:
     return steps
 
 
-def _case(id_, title, prompt, entry, scripts, solution, wrongs, notes, difficulty="hard", errors=None):
+# Hardness per family (steps, search): the rules the hidden scripts pin, one step each (they interact on
+# one object's state); no input size rules out a plain implementation (search 1); traps: the wrong
+# solutions, each breaking one rule.
+HARDNESS = {"CO-class-ledger": (6, 1), "CO-class-editor": (6, 1), "CO-class-txstore": (4, 1),
+            "CO-class-leaderboard": (3, 1)}
+
+
+def _case(id_, title, prompt, entry, scripts, solution, wrongs, notes, errors=None):
     solution = solution.lstrip()
     wrongs = [w.lstrip() for w in wrongs]
     for w in wrongs:
         assert w != solution, id_
     tests = script_tests(entry, scripts, **({"errors": errors} if errors else {}))
-    return {"id": id_, "family": id_.rsplit("-", 1)[0], "difficulty": difficulty, "title": title,
-            "max_tokens": 16384 if difficulty == "hard" else 8192, "prompt": flow(prompt),
+    family = id_.rsplit("-", 1)[0]
+    facts = ruled(*HARDNESS[family], len(wrongs))
+    return {"id": id_, "family": family, **facts, "title": title,
+            "max_tokens": 16384 if facts["difficulty"] == "hard" else 8192, "prompt": flow(prompt),
             "grader": {"type": "code", "entry_point": entry, "tests": tests},
             "verify": {"solution": solution, "wrong": wrongs}, "notes": notes}
 
@@ -848,8 +858,7 @@ Methods:
                  prompt, "Leaderboard", scripts, s, wrongs,
                  "Medium: a small API whose tie rules (competition ranks 1-2-2-4, equal bests ordered by "
                  "when they were reached, an equal resubmission that changes nothing) are where models "
-                 "slip. Two focused scripts and three seeded 80-call scripts with many equal scores.",
-                 difficulty="medium")
+                 "slip. Two focused scripts and three seeded 80-call scripts with many equal scores.")
 
 
 def cases(seed):

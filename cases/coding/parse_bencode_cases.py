@@ -8,6 +8,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-bencode"
 
+# Hardness (README "How tiers are assigned", coding): canonical integers, byte-ordered unique keys, one value
+# and nothing after, iterative decoding for 20,000 levels, byte strings by length. Traps: the wrong solutions.
+HARDNESS = {"steps": 5, "search": 1, "traps": 4}
+
 PROMPT = """
 Write a Python function `decode(data: bytes)` that decodes one bencoded value and returns it:
 - an integer is `i<number>e`, where the number is `0` or an optional `-` followed by digits not starting
@@ -248,7 +252,7 @@ def cases(seed):
         candidate = _break(rng, data)
         broken.append(candidate)
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Strict bencode decoder without recursion",
+        family=FAMILY, hardness=HARDNESS, title="Strict bencode decoder without recursion",
         prompt=PROMPT, entry_point="decode",
         tests=TESTS, data={"SEEDED": seeded, "SEEDED_BROKEN": broken},
         solution=SOLUTION, wrong=WRONG,

@@ -8,6 +8,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-bytesize"
 
+# Hardness (README "How tiers are assigned", coding): decimals from the rounded value, rollover to the next
+# unit, exact half-up, binary units to 1023. Traps: the wrong solutions.
+HARDNESS = {"steps": 4, "search": 1, "traps": 4}
+
 PROMPT = """
 Write a Python function `format_size(n: int, binary: bool) -> str` that writes a byte count for people.
 
@@ -197,7 +201,7 @@ def cases(seed):
             n = -n
         seeded.append((n, binary, _expected(n, binary)))
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Human-readable byte sizes with exact rounding and rollover",
+        family=FAMILY, hardness=HARDNESS, title="Human-readable byte sizes with exact rounding and rollover",
         prompt=PROMPT, entry_point="format_size", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: every rule is stated, but three interact at the boundaries: the number of

@@ -12,6 +12,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-cron"
 
+# Hardness (README "How tiers are assigned", coding): lists, ranges, steps from a range's start, names, 0 and
+# 7 for Sunday, validation, the day-of-month OR day-of-week rule, Monday-based weekday, strictly after,
+# impossible schedules. Traps: the wrong solutions.
+HARDNESS = {"steps": 10, "search": 1, "traps": 5}
+
 PROMPT = """
 Write a Python function `next_run(schedule: str, after: str) -> str | None` for five-field cron
 schedules. `after` and the result are local times written "YYYY-MM-DD HH:MM" (no time zones, no
@@ -265,7 +270,7 @@ def cases(seed):
         after = start.strftime("%Y-%m-%d %H:%M")
         seeded.append((schedule, after, _oracle(schedule, after)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Next firing time of a cron schedule",
+        family=FAMILY, hardness=HARDNESS, title="Next firing time of a cron schedule",
         prompt=PROMPT, entry_point="next_run", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A field parser (lists, ranges, steps from a range's start, names, 0 and 7 for Sunday,

@@ -10,6 +10,10 @@ import textwrap
 from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-csv"
+
+# Hardness (README "How tiers are assigned", coding): seven interacting record rules (empty line, stray quote,
+# lone CR, comment position, CRLF inside quotes, ...) and no str.splitlines. Traps: the wrong solutions.
+HARDNESS = {"steps": 8, "search": 1, "traps": 5}
 DELIMITERS = {",": "a comma (`,`)", ";": "a semicolon (`;`)", "|": "a vertical bar (`|`)",
               "\t": "a tab character (`\\t`)"}
 
@@ -268,7 +272,7 @@ def cases(seed):
     prompt = PROMPT.format(name=DELIMITERS[delim], d=delim if delim != "\t" else "\\t")
     assign = f"DELIM = {delim!r}\n"
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Delimited records with quoting, comments and three line-break styles",
+        family=FAMILY, hardness=HARDNESS, title="Delimited records with quoting, comments and three line-break styles",
         prompt=prompt, entry_point="parse_records", tests=TESTS, solution=assign + SOLUTION,
         data={"DELIM": delim, "SEEDED": seeded, "SEEDED_FAULTS": faults},
         wrong=[assign + textwrap.dedent(w) for w in WRONG],

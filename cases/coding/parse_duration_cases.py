@@ -9,6 +9,10 @@ from fractions import Fraction
 from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-duration"
+
+# Hardness (README "How tiers are assigned", coding): m against ms, unit order, unique units, a fraction only
+# last, exact arithmetic, whitespace. Traps: the wrong solutions.
+HARDNESS = {"steps": 6, "search": 1, "traps": 4}
 UNITS = [("w", 604_800_000), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1)]
 
 PROMPT = """
@@ -223,7 +227,7 @@ def cases(seed):
     valid = [_draw_valid(rng)[:2] for _ in range(40)]
     invalid = [_draw_invalid(rng) for _ in range(25)]
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Strict duration strings to exact milliseconds",
+        family=FAMILY, hardness=HARDNESS, title="Strict duration strings to exact milliseconds",
         prompt=PROMPT, entry_point="parse_duration",
         tests=TESTS, data={"SEEDED_VALID": valid, "SEEDED_INVALID": invalid},
         solution=SOLUTION, wrong=WRONG,

@@ -12,6 +12,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-glob"
 
+# Hardness (README "How tiers are assigned", coding): seven syntax rules (unclosed [ and {, ] first, nested
+# braces with sets, ** as a segment, sets never match /) and a linear-time matcher; the backtracking pattern.
+# Traps: the wrong solutions.
+HARDNESS = {"steps": 9, "search": 1000, "traps": 5}
+
 PROMPT = """
 Write a Python function `glob_match(pattern: str, path: str) -> bool` that tells whether the whole
 `path` matches the glob `pattern`. Paths are non-empty, use `/` between segments, and never start or
@@ -470,7 +475,7 @@ def cases(seed):
         matches += want
         seeded.append((pattern, path, want))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Path globs with sets, nested braces and ** in linear time",
+        family=FAMILY, hardness=HARDNESS, title="Path globs with sets, nested braces and ** in linear time",
         prompt=PROMPT, entry_point="glob_match", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=[*WRONG, _regex_reply()], perf=PERF,
         notes="""A parser plus an automaton: seven syntax rules with their edge cases (unclosed [ and {,

@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-jsonpath"
 
+# Hardness (README "How tiers are assigned", coding): descent in pre-order including the node, Python slices
+# with negative steps, negative indexes, unions in order, quoted keys with escapes, ValueError versus silent
+# misses, tokenizer, evaluator. Traps: the wrong solutions.
+HARDNESS = {"steps": 8, "search": 1, "traps": 5}
+
 PROMPT = """
 Write a Python function `select(document, path: str) -> list` that evaluates a path over a JSON-like
 document (nested dicts, lists, strings, numbers, booleans and None) and returns the selected values,
@@ -373,7 +378,7 @@ def cases(seed):
             continue
         seeded.append((doc, path, want))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="A JSON path language: keys, slices, unions, wildcards, descent",
+        family=FAMILY, hardness=HARDNESS, title="A JSON path language: keys, slices, unions, wildcards, descent",
         prompt=PROMPT, entry_point="select", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer plus evaluator with many small semantics to get exactly right: descent

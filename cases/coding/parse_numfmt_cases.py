@@ -8,6 +8,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-numfmt"
 
+# Hardness (README "How tiers are assigned", coding): digits on both sides, grouping, prefix and suffix,
+# percent, negative section, half-up with carries, no -0.00, #.## dropping a zero integer part, the parser.
+# Traps: the wrong solutions.
+HARDNESS = {"steps": 9, "search": 1, "traps": 5}
+
 PROMPT = """
 Write a Python function `format_number(value: str, pattern: str) -> str`. `value` is an exact decimal
 written as an optional "-", digits, and optionally "." and digits (for example "-1234.5" or "0.005").
@@ -245,7 +250,7 @@ def cases(seed):
         value = ("-" if rng.random() < 0.4 else "") + whole + ("." + frac if frac else "")
         seeded.append((value, pattern, _oracle(value, pattern)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Spreadsheet-style number patterns with sections and percent",
+        family=FAMILY, hardness=HARDNESS, title="Spreadsheet-style number patterns with sections and percent",
         prompt=PROMPT, entry_point="format_number", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A small pattern language with many interacting rules: minimum and maximum digits on both

@@ -9,6 +9,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-outline"
 
+# Hardness (README "How tiers are assigned", coding): stack of blocks, list versus mapping, inline - key:
+# items, empty values, dedent and duplicate errors, comments respecting quotes, typed scalars, the parser.
+# Traps: the wrong solutions.
+HARDNESS = {"steps": 8, "search": 1, "traps": 5}
+
 PROMPT = r'''
 Write a Python function `parse_outline(text: str)` that reads this outline format and returns Python
 data (dicts, lists, str, int, float, bool, None).
@@ -323,7 +328,7 @@ def cases(seed):
         _write(data, 0, rng, out)
         seeded.append(("\n".join(out) + rng.choice(["", "\n"]), _canonical(data)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Indentation-based outline format to Python data",
+        family=FAMILY, hardness=HARDNESS, title="Indentation-based outline format to Python data",
         prompt=PROMPT, entry_point="parse_outline", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""An indentation parser with a stack of open blocks: list versus mapping blocks, inline

@@ -12,6 +12,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-patch"
 
+# Hardness (README "How tiers are assigned", coding): omitted counts, b = 0 insertion point, no-newline marks
+# per side, empty context lines, count checks, nearest-match search with ties, bounded by the previous hunk,
+# parsing. Traps: the wrong solutions.
+HARDNESS = {"steps": 8, "search": 1, "traps": 5}
+
 PROMPT = r"""
 Write a Python function `apply_patch(original: str, patch: str) -> str` that applies a unified diff to
 a text and returns the new text.
@@ -207,7 +212,7 @@ def cases(seed):
     rng = family_rng(FAMILY, seed)
     seeded = [_draw(rng) for _ in range(25)]
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Applying a unified diff with offsets and no-newline marks",
+        family=FAMILY, hardness=HARDNESS, title="Applying a unified diff with offsets and no-newline marks",
         prompt=PROMPT, entry_point="apply_patch", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""The unified format hides several rules a model must get exactly right: a count left out

@@ -11,6 +11,11 @@ import textwrap
 from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-precedence"
+
+# Hardness (README "How tiers are assigned", coding): the drawn levels and directions, mixed operators on one
+# level, truncating division and remainder, big integers, unary minus, errors, tokenizer, parser. Traps: the
+# wrong solutions.
+HARDNESS = {"steps": 8, "search": 1, "traps": 4}
 MEANING = {
     "+": "a + b is the sum",
     "-": "a - b is the difference",
@@ -370,7 +375,7 @@ def cases(seed):
     assign = f"LEVELS = {table.levels!r}\n"
     data = {"TARGETED": _targeted(rng, table), "SEEDED": seeded}
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Expression evaluator for a drawn precedence table",
+        family=FAMILY, hardness=HARDNESS, title="Expression evaluator for a drawn precedence table",
         prompt=prompt, entry_point="evaluate", tests=TESTS, data=data, solution=assign + SOLUTION,
         wrong=[assign + textwrap.dedent(w) for w in WRONG],
         notes="""The operator set, the grouping into 3-4 levels and each level's direction are drawn

@@ -11,6 +11,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-pretty"
 
+# Hardness (README "How tiers are assigned", coding): the fit test counting indentation, key prefix and
+# trailing comma, recursion one level deeper, scalars never broken, empty containers. Traps: the wrong
+# solutions.
+HARDNESS = {"steps": 6, "search": 1, "traps": 4}
+
 PROMPT = """
 Write a Python function `pretty(value, width: int) -> str` that prints a JSON-like value (dicts with
 string keys, lists, strings, ints, floats, True, False, None) as JSON text laid out for a given width.
@@ -184,7 +189,7 @@ def cases(seed):
         width = rng.randrange(max(1, flat // 3), flat + 3)
         seeded.append((value, width, "\n".join(_oracle(value, width))))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Width-aware pretty printer for JSON-like data",
+        family=FAMILY, hardness=HARDNESS, title="Width-aware pretty printer for JSON-like data",
         prompt=PROMPT, entry_point="pretty", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""An exact layout rule where every character counts: the fit test includes the

@@ -8,6 +8,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-query"
 
+# Hardness (README "How tiers are assigned", coding): tokenizer, three-level parser, true not 1, cross-kind
+# ordering false, missing fields, not versus !=, case-insensitive keywords, escapes, a dozen errors. Traps:
+# the wrong solutions.
+HARDNESS = {"steps": 9, "search": 1, "traps": 5}
+
 PROMPT = r"""
 Write a Python function `matching(records: list[dict], query: str) -> list[int]` that returns, in
 increasing order, the indices of the records that satisfy `query`.
@@ -404,7 +409,7 @@ def cases(seed):
             continue
         seeded.append((records, _text(tree, rng), want))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Record filter language with strict typing and missing fields",
+        family=FAMILY, hardness=HARDNESS, title="Record filter language with strict typing and missing fields",
         prompt=PROMPT, entry_point="matching", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer and a three-level recursive-descent parser plus an evaluator whose typing

@@ -11,6 +11,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-shellwords"
 
+# Hardness (README "How tiers are assigned", coding): quotes, backslash in double quotes, single quotes,
+# backslash-newline, $ before a non-name, field splitting of unquoted values, empty values, values never re-
+# parsed. Traps: the wrong solutions.
+HARDNESS = {"steps": 8, "search": 1, "traps": 5}
+
 PROMPT = r"""
 Write a Python function `split_command(line: str, env: dict[str, str]) -> list[str]` that splits a
 command line into words the way a POSIX shell does, for this subset:
@@ -267,7 +272,7 @@ def cases(seed):
             env = {k: rng.choice(values) for k in ("CMD", "OUT", "FLAGS", "MID")}
             seeded.append((template, env, oracle(env)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Shell-style word splitting with quotes, escapes and $VAR fields",
+        family=FAMILY, hardness=HARDNESS, title="Shell-style word splitting with quotes, escapes and $VAR fields",
         prompt=PROMPT, entry_point="split_command", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""shlex covers the quoting but not expansion, and bolting expansion on after splitting gets

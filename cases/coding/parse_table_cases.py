@@ -8,6 +8,10 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-table"
 
+# Hardness (README "How tiers are assigned", coding): booleans not numbers, an all-None column not numeric,
+# widths of the escaped text, minimum width 3, the colon rule, short rows padded. Traps: the wrong solutions.
+HARDNESS = {"steps": 6, "search": 1, "traps": 4}
+
 PROMPT = """
 Write a Python function `render_table(headers: list[str], rows: list[list]) -> str` that writes a
 Markdown-style table.
@@ -184,7 +188,7 @@ def cases(seed):
             rows.append(row)
         seeded.append((headers, rows, _oracle(headers, rows)))
     return [code_case(
-        family=FAMILY, difficulty="medium", title="Markdown-style table with exact widths, alignment and escaping",
+        family=FAMILY, hardness=HARDNESS, title="Markdown-style table with exact widths, alignment and escaping",
         prompt=PROMPT, entry_point="render_table", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""Medium: every rule is spelled out, but a few are easy to miss together: booleans are

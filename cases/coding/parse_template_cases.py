@@ -11,6 +11,11 @@ from pytest_crucible import code_case, family_rng, mutate
 
 FAMILY = "CO-parse-template"
 
+# Hardness (README "How tiers are assigned", coding): tokenizer, block parser with if/elif/else and nested
+# for, scoped lookups with loop, filters, auto-escaping with raw, literal tag openers, the standalone-line
+# rule, error kinds. Traps: the wrong solutions.
+HARDNESS = {"steps": 10, "search": 1, "traps": 6}
+
 PROMPT = r"""
 Write a Python function `render(template: str, context: dict) -> str` for this template language.
 
@@ -434,7 +439,7 @@ def cases(seed):
         ctx = {"who": rng.choice(_WORDS), "owed": rng.choice([0, 12, None, "3 <€>", False])}
         seeded.append((LETTER, ctx, _letter(ctx)))
     return [code_case(
-        family=FAMILY, difficulty="hard", title="Template renderer: filters, escaping, blocks, standalone lines",
+        family=FAMILY, hardness=HARDNESS, title="Template renderer: filters, escaping, blocks, standalone lines",
         prompt=PROMPT, entry_point="render", tests=TESTS, data={"SEEDED": seeded},
         solution=SOLUTION, wrong=WRONG,
         notes="""A tokenizer, a block parser with if/elif/else and nested for, scoped lookups with a

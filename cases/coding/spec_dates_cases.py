@@ -15,6 +15,16 @@ import random
 from datetime import date, datetime, timedelta
 
 from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
+from pytest_crucible.suite.tiers import ruled
+
+# Hardness (steps, search, traps): one step per rule the hidden rows probe (they interact on each date); no
+# input size rules out a plain day-by-day method (search 1); traps: the wrong solutions, each breaking one rule.
+# bizdays: observed holidays without cascade, start not counted, negative offsets, the zero-offset convention,
+# the seeded weekend; billing: anchor days 29-31, month ends, weekend moves inside the month, December
+# rollover, the 2100 leap rule, steps of 2-6 months; workmins: half-open sessions, the short day's cut,
+# weekends, reversed ranges with a sign, seeded hours.
+BIZDAYS, BILLING, WORKMINS = ruled(5, 1, 5), ruled(6, 1, 5), ruled(5, 1, 4)
+
 
 REPLY = "Reply with the complete function in a single ```python code block."
 DATE_ONLY = "Dates are strings in the form YYYY-MM-DD and the function returns dates in that form."
@@ -227,8 +237,8 @@ by 1 business day gives the {calendar.day_name[(second + 1) % 7]} after the week
     return {
         "id": f"CO-spec-bizdays-{number:02d}",
         "family": "CO-spec-bizdays",
-        "difficulty": "hard",
-        "max_tokens": 16384,
+        **BIZDAYS,
+        "max_tokens": 16384 if BIZDAYS["difficulty"] == "hard" else 8192,
         "title": f"Business days with observed holidays ({weekend_words} weekend, {zero_rule} for n = 0)",
         "prompt": flow(prompt),
         "grader": {"type": "code", "entry_point": "add_business_days",
@@ -384,8 +394,8 @@ Example: billing_dates("{_iso(example)}", 3, 1) == {_expected_billing(example, 3
     return {
         "id": "CO-spec-billing-01",
         "family": "CO-spec-billing",
-        "difficulty": "hard",
-        "max_tokens": 16384,
+        **BILLING,
+        "max_tokens": 16384 if BILLING["difficulty"] == "hard" else 8192,
         "title": "Monthly billing dates: clipped anchors, end-of-month anchoring, weekend moves",
         "prompt": flow(prompt),
         "grader": {"type": "code", "entry_point": "billing_dates",
@@ -533,8 +543,8 @@ Example: from {_hhmm(s1)} to {_hhmm(s1 + 45)} on a Tuesday is 45 minutes.
     return {
         "id": "CO-spec-workmins-01",
         "family": "CO-spec-workmins",
-        "difficulty": "hard",
-        "max_tokens": 16384,
+        **WORKMINS,
+        "max_tokens": 16384 if WORKMINS["difficulty"] == "hard" else 8192,
         "title": "Working minutes between two moments: split sessions, a short day, reversed ranges",
         "prompt": flow(prompt),
         "grader": {"type": "code", "entry_point": "working_minutes",

@@ -14,17 +14,19 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
 from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
+from pytest_crucible.suite.tiers import ruled
 
 REPLY = "Reply with the complete function in a single ```python code block."
 
 
-def _case(id_, family, difficulty, title, prompt, entry, rows, solution, wrongs, notes, errors=(), suffix=()):
+def _case(id_, family, hardness, title, prompt, entry, rows, solution, wrongs, notes, errors=(), suffix=()):
     solution = solution.lstrip()
     wrongs = [w.lstrip() for w in wrongs]
     assert all(w != solution for w in wrongs), id_
     tests = row_tests(entry, rows, errors=errors, suffix=suffix)
-    return {"id": id_, "family": family, "difficulty": difficulty, "title": title,
-            "max_tokens": 16384 if difficulty == "hard" else 8192, "prompt": flow(prompt),
+    facts = ruled(*hardness, len(wrongs))  # (steps, search) and the wrong solutions as traps
+    return {"id": id_, "family": family, **facts, "title": title,
+            "max_tokens": 16384 if facts["difficulty"] == "hard" else 8192, "prompt": flow(prompt),
             "grader": {"type": "code", "entry_point": entry, "tests": tests},
             "verify": {"solution": solution, "wrong": wrongs}, "notes": notes}
 
@@ -151,7 +153,7 @@ def allocate(total, weights):
         # the wrong tie-break
         _ALLOCATE_SOLUTION.replace("{key}", _ALLOCATE_KEYS[other]),
     ]
-    return _case("CO-spec-allocate-01", "CO-spec-allocate", "hard",
+    return _case("CO-spec-allocate-01", "CO-spec-allocate", (5, 1),
                  "Split cents by weights: largest remainder, a seeded tie rule, mirrored negatives",
                  prompt, "allocate", rows, solution, wrongs,
                  "The tie rule is re-rolled per seed and every hidden set holds rows where each other "
@@ -396,7 +398,7 @@ def convert(amount, source, target, rates):
         # a negative amount that rounds to zero keeps its sign
         solution.replace('    sign = "-" if cents < 0 else ""\n', '    sign = "-" if value < 0 else ""\n'),
     ]
-    return _case("CO-spec-fx-01", "CO-spec-fx", "hard",
+    return _case("CO-spec-fx-01", "CO-spec-fx", (5, 1),
                  "Currency conversion: direct, inverse and cross rates, one banker's rounding",
                  prompt, "convert", rows, solution, wrongs,
                  "Sixty-odd hidden rows with seeded rates, at least twelve landing exactly half-way "
@@ -568,7 +570,7 @@ Rules, applied in this order:
         # half away from zero
         solution.replace(f"    return round(usage + {fee})", f"    return int(usage + {fee} + Fraction(1, 2))"),
     ]
-    return _case("CO-spec-tiered-01", "CO-spec-tiered", "medium",
+    return _case("CO-spec-tiered-01", "CO-spec-tiered", (5, 1),
                  "Graduated pricing with a volume discount, a minimum, a fee and one rounding",
                  prompt, "monthly_charge", rows, solution, wrongs,
                  "Medium: every rule is stated in order, but the hidden rows sit one unit either side "
@@ -690,7 +692,7 @@ Rules:
         solution.replace("        tax += max(0, min(taxable, upper) - lower) * Fraction(rate) / 100\n",
                          "        tax += Fraction(int(max(0, min(taxable, upper) - lower) * Fraction(rate)), 100)\n"),
     ]
-    return _case("CO-spec-tax-01", "CO-spec-tax", "medium",
+    return _case("CO-spec-tax-01", "CO-spec-tax", (4, 1),
                  "Banded income tax with a tapering allowance, rounded down to cents",
                  prompt, "income_tax", rows, solution, wrongs,
                  "Medium: bands and a taper are familiar, but the numbers are re-rolled per seed (no "

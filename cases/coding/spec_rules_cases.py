@@ -15,18 +15,20 @@ from fractions import Fraction
 from functools import cmp_to_key
 
 from pytest_crucible import STANDARD_LIBRARY_ONLY, family_rng, flow, row_tests
+from pytest_crucible.suite.tiers import ruled
 
 REPLY = "Reply with the complete function in a single ```python code block."
 INF = float("inf")
 
 
-def _case(id_, family, difficulty, title, prompt, entry, rows, solution, wrongs, notes, errors=(), prefix=()):
+def _case(id_, family, hardness, title, prompt, entry, rows, solution, wrongs, notes, errors=(), prefix=()):
     solution = solution.lstrip()
     wrongs = [w.lstrip() for w in wrongs]
     assert all(w != solution for w in wrongs), id_
     tests = row_tests(entry, rows, errors=errors, prefix=prefix)
-    return {"id": id_, "family": family, "difficulty": difficulty, "title": title,
-            "max_tokens": 16384 if difficulty == "hard" else 8192, "prompt": flow(prompt),
+    facts = ruled(*hardness, len(wrongs))  # (steps, search) and the wrong solutions as traps
+    return {"id": id_, "family": family, **facts, "title": title,
+            "max_tokens": 16384 if facts["difficulty"] == "hard" else 8192, "prompt": flow(prompt),
             "grader": {"type": "code", "entry_point": entry, "tests": tests},
             "verify": {"solution": solution, "wrong": wrongs}, "notes": notes}
 
@@ -215,7 +217,7 @@ Example: interval_union(["[4,6]", "(0,2)", "[2,3)"]) == ["(0,3)", "[4,6]"]
         # sorted by low end only: a closed low end may come after an open one at the same point
         solution.replace("sorted(items, key=lambda t: (t[0], not t[1]))", "sorted(items, key=lambda t: t[0])"),
     ]
-    return _case("CO-spec-intervals-01", "CO-spec-intervals", "hard",
+    return _case("CO-spec-intervals-01", "CO-spec-intervals", (5, 1),
                  "Union of intervals with open and closed ends, infinities and empty intervals",
                  prompt, "interval_union", rows, solution, wrongs,
                  "About 80 hidden unions over small integer ends, so shared end points are the rule, not "
@@ -265,7 +267,7 @@ Example: interval_difference(["[0,10]"], ["(2,3]", "[7,12]"]) == ["[0,2]", "(3,7
         solution.replace("if hi < blo or (hi == blo and not (hc and blc))", "if hi <= blo").replace(
             "if lo > bhi or (lo == bhi and not (lc and bhc))", "if lo >= bhi"),
     ]
-    return _case("CO-spec-intervals-02", "CO-spec-intervals", "hard",
+    return _case("CO-spec-intervals-02", "CO-spec-intervals", (5, 1),
                  "Difference of interval sets with open and closed ends",
                  prompt, "interval_difference", rows, solution, wrongs,
                  "Subtracting flips brackets at every cut ([1,5] minus [3,4) leaves [1,3) and [4,5]), can "
@@ -412,7 +414,7 @@ Example: compare_versions("1.0.0-alpha", "1.0.0") == -1
         solution.replace("return (numbers, 0 if identifiers else 1, identifiers)",
                          "return (numbers, 1 if identifiers else 0, identifiers)"),
     ]
-    return _case("CO-spec-versions-01", "CO-spec-versions", "hard",
+    return _case("CO-spec-versions-01", "CO-spec-versions", (6, 1),
                  "Version ordering: padded releases, pre-release ranks, aliases, metadata",
                  prompt, "compare_versions", rows, solution, wrongs,
                  "This is not semver: ranked words (dev < alpha < beta < rc < others) with aliases, "
@@ -621,7 +623,7 @@ The winner's effect decides. If no rule matches, the answer is False.
         # "*" and "**" counted as specific segments
         solution.replace('literal = sum(1 for p in pattern if p not in ("*", "**"))', "literal = len(pattern)"),
     ]
-    return _case("CO-spec-access-01", "CO-spec-access", "hard",
+    return _case("CO-spec-access-01", "CO-spec-access", (8, 1),
                  "Path access rules: wildcards, nested groups with a cycle, precedence by specificity",
                  prompt, "is_allowed", rows, solution, wrongs,
                  "Four-level precedence (word segments, ** or not, user over group over everyone, deny "
@@ -816,7 +818,7 @@ def standings(teams, matches):
         solution.replace("        key = lambda team: (h2h[team][\"pts\"], h2h[team][\"gd\"], h2h[team][\"gf\"])",
                          "        key = lambda team: (h2h[team][\"pts\"], h2h[team][\"gf\"], h2h[team][\"gd\"])"),
     ]
-    return _case("CO-spec-standings-01", "CO-spec-standings", "hard",
+    return _case("CO-spec-standings-01", "CO-spec-standings", (5, 1),
                  "League standings with recursive head-to-head tie-breaks",
                  prompt, "standings", rows, solution, wrongs,
                  "Head-to-head tie-breaking is not a sort key: it depends on which teams are level, and "

@@ -27,6 +27,7 @@ from decimal import Decimal
 
 from pytest_crucible.common.yamlio import LineDict
 from pytest_crucible.grading.extract import paragraphs, sentences, words
+from pytest_crucible.suite.tiers import ruled
 
 REFUSAL = "I'm sorry, but I can't help with that request."
 
@@ -130,12 +131,21 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _case(case_id: str, family: str, difficulty: str, title: str, prompt: str, constraints: list,
+def _binding(constraints: list, traps: int, loose: int = 0) -> tuple[int, int, int]:
+    """Hardness facts of a writing task: a step per constraint a reply does not meet by writing naturally (they
+    interact: rewording for one moves the counts of the others); the topic check, the no-preamble rule and the
+    `loose` bounds (windows wide enough not to need counting) are none. Writing has no search."""
+    steps = sum(c["kind"] not in ("any_words", "no_preamble") for c in constraints) - loose
+    return steps, 1, traps
+
+
+def _case(case_id: str, family: str, hardness: tuple[int, int, int], title: str, prompt: str, constraints: list,
           reference: str, wrong: list, notes: str, max_tokens: int | None = None) -> dict:
+    facts = ruled(*hardness)
     case = LineDict({
-        "id": case_id, "family": family, "category": "instruct", "difficulty": difficulty, "title": title,
+        "id": case_id, "family": family, "category": "instruct", **facts, "title": title,
         "prompt": prompt, "grader": {"type": "checks", "constraints": constraints},
-        "max_tokens": max_tokens or (8192 if difficulty == "hard" else 4096),
+        "max_tokens": max_tokens or (8192 if facts["difficulty"] == "hard" else 4096),
         "notes": " ".join(notes.split()),
         "verify": {"reference": reference, "wrong": [REFUSAL, *wrong]},
     })
@@ -209,14 +219,13 @@ def memo_cases(rng: random.Random) -> list[dict]:
         ]
         if case_rule == "lower":
             wrong.append(reference.replace(e["name"].lower(), e["name"], 1))
-        difficulty = "hard" if hard else "medium"
         notes = (f"{len(constraints)} constraints at once on {n_sentences} sentences: a word window only "
                  f"{high - low} wide ({low}-{high}), which needs real counting, "
                  + ("the two commonest English words banned (\"the\", \"and\"), which fluent prose uses in "
                     "nearly every sentence, " if hard else "two banned filler words, ")
                  + (f"all {case_rule}-case text, " if case_rule else "")
                  + "three facts, a fixed opening label and a fixed final sentence.")
-        out.append(_case(f"IN-memo-{i + 1:02d}", "IN-memo", difficulty,
+        out.append(_case(f"IN-memo-{i + 1:02d}", "IN-memo", _binding(constraints, 2 if hard else 1, loose=0 if hard else 1),
                          f"Notice about the {e['event']}: {len(constraints)} constraints", prompt, constraints,
                          reference, wrong, notes))
     return out
@@ -323,7 +332,7 @@ def tips_cases(rng: random.Random) -> list[dict]:
                  + (" equal to the longest natural tip" if hard else "")
                  + f", and the keyword \"{t['keyword']}\" exactly {uses} times, which the model must count "
                    "across its own tips (models tend to repeat a topic word more often than asked).")
-        out.append(_case(f"IN-tips-{i + 1:02d}", "IN-tips", "hard" if hard else "medium",
+        out.append(_case(f"IN-tips-{i + 1:02d}", "IN-tips", _binding(constraints, 2 if hard else 1, loose=0 if hard else 1),
                          f"{n} bulleted tips: {t['task']}", prompt, constraints, reference, wrong, notes))
     return out
 
@@ -433,7 +442,7 @@ def json_cases(rng: random.Random) -> list[dict]:
                     "out of every key, " if hard else "")
                  + "a sort by date, an exact total and the heaviest code, all in a JSON object with no "
                    "extra key: one slip anywhere fails the case.")
-        out.append(_case(f"IN-json-{i + 1:02d}", "IN-json", "hard" if hard else "medium",
+        out.append(_case(f"IN-json-{i + 1:02d}", "IN-json", (8, 1, 3) if hard else (5, 1, 1),
                          f"Dispatch log to JSON ({len(parcels)} parcels)", prompt, constraints, reference,
                          wrong, notes))
     return out
@@ -516,7 +525,7 @@ def acrostic_cases(rng: random.Random) -> list[dict]:
                     if hard else "every line needs 5-7 words, with \"the\" banned, ")
                  + "no title and a fixed final punctuation mark: models add a title, slip an article in, "
                    "or miscount one line's words; the initials are checked after markdown is removed.")
-        out.append(_case(f"IN-acrostic-{i + 1:02d}", "IN-acrostic", "hard" if hard else "medium",
+        out.append(_case(f"IN-acrostic-{i + 1:02d}", "IN-acrostic", _binding(constraints, 2 if hard else 1, loose=0 if hard else 1),
                          f"Acrostic on {word}", prompt, constraints, reference, wrong, notes))
     return out
 
@@ -581,7 +590,8 @@ def lipogram_cases(rng: random.Random) -> list[dict]:
                  "hide letters inside subword pieces, so models routinely let an \"e\" through (\"the\", "
                  f"\"are\", \"were\"); on top, exactly {n} sentences, a {high - low}-word window and two "
                  "required words. Checked on the reply as sent, so a preamble with an e fails too.")
-        out.append(_case(f"IN-lipogram-{i + 1:02d}", "IN-lipogram", "hard", f"No letter e: {s['scene']}",
+        out.append(_case(f"IN-lipogram-{i + 1:02d}", "IN-lipogram", _binding(constraints, 2),
+                         f"No letter e: {s['scene']}",
                          prompt, constraints, reference, wrong, notes))
     return out
 
@@ -648,7 +658,7 @@ def letter_cases(rng: random.Random) -> list[dict]:
                  f"a {high - low}-word window and banned words"
                  + (" including \"and\"" if hard else "")
                  + "; models add a greeting or a signature, or merge the P.S. into the last paragraph.")
-        out.append(_case(f"IN-letter-{i + 1:02d}", "IN-letter", "hard" if hard else "medium",
+        out.append(_case(f"IN-letter-{i + 1:02d}", "IN-letter", _binding(constraints, 2 if hard else 1, loose=0 if hard else 1),
                          f"Letter about the {e['event']} in {n_paras} paragraphs and a P.S.", prompt, constraints,
                          reference, wrong, notes))
     return out
@@ -730,7 +740,7 @@ def ranked_cases(rng: random.Random) -> list[dict]:
                  "count: five steps where one slip (the boundary item, the order, the case, the count) "
                  "fails the case." if hard else
                  "Filter, sort, rename and count six items into an exact line format.")
-        out.append(_case(f"IN-ranked-{i + 1:02d}", "IN-ranked", "hard" if hard else "medium",
+        out.append(_case(f"IN-ranked-{i + 1:02d}", "IN-ranked", (5, 1, 2 if hard else 1),
                          f"Ranked list of {d['what']} above a threshold", prompt, constraints, "\n".join(lines),
                          wrong, notes))
     return out
@@ -814,7 +824,7 @@ def template_cases(rng: random.Random) -> list[dict]:
                  f"greeting and two-line sign-off, required words and a word cap"
                  + (f" only {cap - n_words} above a natural template" if hard else "")
                  + "; models add a subject line or an extra placeholder such as [sender_title].")
-        out.append(_case(f"IN-template-{i + 1:02d}", "IN-template", "hard" if hard else "medium",
+        out.append(_case(f"IN-template-{i + 1:02d}", "IN-template", _binding(constraints, 2 if hard else 1, loose=0 if hard else 1),
                          f"Email template: {t['purpose']}", prompt, constraints, reference, wrong, notes))
     return out
 

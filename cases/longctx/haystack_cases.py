@@ -21,10 +21,13 @@ re-rolled by the suite seed; ids are stable.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from datetime import date, timedelta
 
 from pytest_crucible import SIZE_CLASSES, haystack_case, size_plan
+from pytest_crucible.suite.haystack import document_of
+from pytest_crucible.suite.tiers import declare
 
 SIZES = tuple(SIZE_CLASSES)
 ANSWER_NUMBER = "Finish with a final line of the form `Answer: <number>`."
@@ -372,11 +375,36 @@ def _spoken(day: date) -> str:
 FAMILIES = (needle, multi, hop, count, total, real, timeline)
 
 
+# Hardness facts per family: steps is the chain a reader must follow (the facts to collect when each one feeds
+# the answer: hops, a running count or sum, an ordering), 2 when one fact (or several looked up independently)
+# is matched on two keys; search is the sentences of the context, every one a place the fact may be; traps
+# are the decoy answers stored in verify.wrong.
+def _steps(family, size: str, case) -> int:
+    if family is hop:
+        return 5 if SIZES.index(size) >= 3 else 4     # three or four hops, then the code read off the last
+    if family is count:
+        return case["grader"]["answer"]               # one increment per real report
+    if family is total:
+        return _grow(size, 3, 9)                       # one addition per delivery
+    if family is timeline:
+        return _grow(size, 3, 8) + 1                   # every setting collected, then the last before the date
+    return 2                                           # needle, multi, real: match the key (and the role)
+
+
+TRAPS = {needle: 3, multi: 2, hop: 2, count: 2, total: 2, real: 3, timeline: 2}
+
+
+def _sentences(case) -> int:
+    return len(re.findall(r"[.!?](?:\s|$)", document_of(case["prompt"])))
+
+
 def cases(seed):
     out = []
     for f, family in enumerate(FAMILIES):
         for s, size in enumerate(SIZES):
             number = f * len(SIZES) + s + 1
             rng = random.Random(f"{seed}/longctx/{family.__name__}/{size}")
-            out.append(family(rng, size, number))
+            case = family(rng, size, number)
+            declare(case, _steps(family, size, case), _sentences(case), TRAPS[family])
+            out.append(case)
     return out

@@ -3,6 +3,7 @@ and never repeat a digit in adjacent places. The generator runs a digit DP (coun
 prefix); the solver checks every multiple in the range."""
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-digits"
 
@@ -96,7 +97,16 @@ def _case(rng, index, difficulty):
         title=f"Digit sum {digit_sum}, divisible by {divisor}, no equal neighbours, in a range")
 
 
+# Hardness facts (steps, search, traps) per shape: a digit DP over five or six digits with two bounds; brute
+# force runs over every number in the range.
+HARDNESS = {"medium": (6, 31000, 2), "hard": (9, 100000, 2)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

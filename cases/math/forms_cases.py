@@ -3,6 +3,7 @@ for N of up to nine digits. The generator uses the divisor-sum formulas of these
 sum of a character over the divisors of N); the solver tries every x."""
 
 from pytest_crucible import factored, family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-forms"
 
@@ -95,7 +96,16 @@ def _case(rng, index, difficulty):
         title=f"Integer solutions of {form} = {n}")
 
 
+# Hardness facts (steps, search, traps) per shape: factor N, classify each prime, multiply; brute force tries
+# every x up to sqrt(N).
+HARDNESS = {"medium": (7, 676, 2), "hard": (9, 30000, 2)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -3,6 +3,7 @@ player to move. The generator finds where the win/lose pattern becomes periodic 
 whole periods; the solver labels every pile from 0 to N."""
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-game"
 
@@ -92,7 +93,16 @@ def _case(rng, index, difficulty):
         title=f"Take-away game with moves {moves}: losing piles up to {limit}")
 
 
+# Hardness facts (steps, search, traps) per shape: label positions until the period shows, then count whole
+# periods; brute force labels every position.
+HARDNESS = {"medium": (12, 100000, 2), "hard": (16, 100000, 2)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -5,6 +5,7 @@ sum over d | M of phi(d) * floor(N / d); the solver adds the gcds one by one."""
 from math import gcd
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-gcdsum"
 
@@ -67,7 +68,16 @@ def _case(rng, index, difficulty):
         title=f"Sum of gcd(k, {m}) up to {limit}")
 
 
+# Hardness facts (steps, search, traps) per shape: phi and a floor quotient per divisor, summed; brute force
+# takes one gcd per term.
+HARDNESS = {"medium": (10, 2704, 3), "hard": (14, 100000, 3)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

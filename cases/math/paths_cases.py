@@ -5,6 +5,7 @@ solver lists every route."""
 from math import comb
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-route"
 
@@ -101,7 +102,16 @@ def _case(rng, index, difficulty):
         title=f"Routes to ({width}, {height}) avoiding {len(blocked)} points, at most {max_turns} turns")
 
 
+# Hardness facts (steps, search, traps) per shape: a DP over (point, heading, turns) across the grid; brute
+# force lists every monotone route.
+HARDNESS = {"medium": (10, 210, 3), "hard": (14, 3000, 3)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

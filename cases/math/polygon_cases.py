@@ -6,6 +6,7 @@ tests every point of the bounding box."""
 from math import atan2, gcd
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-pick"
 
@@ -151,9 +152,18 @@ def _convex(shape):
     return len(signs) == 1
 
 
+# Hardness facts (steps, search, traps) per shape: shoelace, a gcd per side, Pick's theorem; brute force tests
+# every lattice point of the box.
+HARDNESS = {"medium": (7, 2500, 2), "hard": (10, 10000, 2)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
     plan = [(4, 25, False, "medium"), (6, 70, False, "hard"), (7, 80, False, "hard"),
             (5, 60, True, "hard"), (6, 70, True, "hard"), (7, 80, False, "hard")]
-    return [_case(rng, i, corners, reach, even, difficulty)
+    out = [_case(rng, i, corners, reach, even, difficulty)
             for i, (corners, reach, even, difficulty) in enumerate(plan, 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -11,6 +11,7 @@ from itertools import combinations, combinations_with_replacement
 from math import comb, factorial, prod
 
 from pytest_crucible import family_rng, numeric_case, program, spell
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-prob"
 
@@ -195,6 +196,11 @@ def _cycles_case(rng, index, difficulty):
         reference, notes, f"Permutations of 8 avoiding cycle lengths {forbidden[0]} and {forbidden[1]}"
 
 
+# Hardness facts (steps, search, traps) per shape: a distribution built by cases, then exact reduction; brute
+# force lists every outcome.
+HARDNESS = {"medium": (6, 1296, 3), "hard": (8, 7776, 3)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
     plan = [(_dice_case, "medium"), (_gaps_case, "hard"), (_cycles_case, "hard"), (_dice_case, "hard"),
@@ -206,4 +212,7 @@ def cases(seed):
                                 answer=answer, traps=traps, solver=solver, reference=reference, notes=notes,
                                 max_tokens=16384 if difficulty == "medium" else 32768, as_fraction=True,
                                 title=title))
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
     return out

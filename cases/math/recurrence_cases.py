@@ -3,6 +3,7 @@ number. The generator raises the recurrence's 3x3 matrix to the N-th power by re
 the solver runs the sequence until a pair of consecutive terms repeats and uses the cycle."""
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-recur"
 MODULI = [24, 36, 40, 45, 56, 60, 63, 72, 84, 88, 90, 99, 100, 104, 120, 126, 132, 140, 150, 168, 180]
@@ -93,7 +94,16 @@ def _case(rng, index, difficulty):
         title=f"Term near 10^{len(str(n)) - 1} of a recurrence modulo {m}")
 
 
+# Hardness facts (steps, search, traps) per shape: periods per prime power, combined, then the index reduced;
+# brute force iterates to the index.
+HARDNESS = {"medium": (8, 10000000000000000, 2), "hard": (10, 10000000000000000, 2)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -5,6 +5,7 @@ counts whole periods plus a remainder; the solver tests every n."""
 from itertools import product
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-roots"
 PRIME_POWERS = [4, 8, 16, 9, 27, 25, 7, 49, 11, 13, 17, 19, 23]
@@ -83,7 +84,16 @@ def _case(rng, index, difficulty):
         title=f"n up to {limit} with {modulus} dividing a quadratic")
 
 
+# Hardness facts (steps, search, traps) per shape: roots per prime power, the CRT, then the residues in the
+# last block; brute force tests every residue.
+HARDNESS = {"medium": (7, 475, 3), "hard": (10, 10000, 3)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

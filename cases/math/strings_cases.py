@@ -3,6 +3,7 @@ times (mod 2 or 3). The generator runs a dynamic programme over a pattern automa
 writes out every word."""
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-words"
 LETTER_SETS = [("A", "B", "C"), ("R", "G", "B"), ("X", "Y", "Z"), ("L", "M", "N"), ("P", "Q", "S")]
@@ -103,9 +104,18 @@ def _case(rng, index, length, modulus, difficulty):
         title=f"{length}-letter words avoiding two blocks, counting one letter mod {modulus}")
 
 
+# Hardness facts (steps, search, traps) per shape: a DP over automaton states and a residue, one step per
+# letter; brute force lists every word.
+HARDNESS = {"medium": (8, 6561, 2), "hard": (10, 59049, 2)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
     plan = [(8, 2, "medium"), (10, 3, "hard"), (10, 2, "hard"), (11, 3, "hard"), (11, 3, "hard"),
             (11, 2, "hard")]
-    return [_case(rng, i, length, modulus, difficulty)
+    out = [_case(rng, i, length, modulus, difficulty)
             for i, (length, modulus, difficulty) in enumerate(plan, 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

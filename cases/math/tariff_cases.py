@@ -3,6 +3,7 @@ with growing usage, a fixed charge and a surcharge above a threshold. The genera
 month's tiers with clamped differences; the solver prices every kilowatt-hour one at a time."""
 
 from pytest_crucible import family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-tariff"
 
@@ -96,7 +97,16 @@ def _case(rng, index, difficulty):
         title=f"{months} tiered electricity bills with growing usage")
 
 
+# Hardness facts (steps, search, traps) per shape: one bill per month (or one series per phase), summed
+# exactly.
+HARDNESS = {"medium": (12, 1, 3), "hard": (14, 1, 3)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, difficulty) for i, difficulty in
+    out = [_case(rng, i, difficulty) for i, difficulty in
             enumerate(["medium", "hard", "hard", "hard", "hard", "hard"], 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -6,6 +6,7 @@ power."""
 from math import gcd
 
 from pytest_crucible import factored, family_rng, numeric_case, program
+from pytest_crucible.suite.tiers import declare
 
 FAMILY = "MA-tower"
 
@@ -124,9 +125,18 @@ def _case(rng, index, levels, modulus, shared_factor, difficulty):
         title=f"{_spelled(tower)} modulo {modulus}")
 
 
+# Hardness facts (steps, search, traps) per shape: nested totient reductions and powers by repeated squaring;
+# the exponent is far too large to use as is.
+HARDNESS = {"medium": (6, 1000000000, 1), "hard": (9, 1000000000000000000, 1)}
+
+
 def cases(seed):
     rng = family_rng(FAMILY, seed)
     plan = [(3, 1000, False, "medium"), (3, 10000, True, "hard"), (3, 10000, True, "hard"),
             (4, 10000, False, "hard"), (3, 9240, True, "hard"), (4, 100000, True, "hard")]
-    return [_case(rng, i, levels, modulus, shared, difficulty)
+    out = [_case(rng, i, levels, modulus, shared, difficulty)
             for i, (levels, modulus, shared, difficulty) in enumerate(plan, 1)]
+    for case in out:  # the plan's label names the shape (shorter or longer); the rule gives the tier
+        declare(case, *HARDNESS[case["difficulty"]])
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

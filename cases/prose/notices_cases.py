@@ -13,6 +13,7 @@ the screen and are the judge's to fail.
 from __future__ import annotations
 
 from pytest_crucible import family_rng
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "PR-notice"
 MONTHS = ["March", "April", "May", "June", "September", "October"]
@@ -41,7 +42,9 @@ def _two_dates(rng) -> tuple[tuple[int, str], tuple[int, str]]:
 
 def _case(number: int, prompt: str, limit: int, points: list[dict], forbidden: list[str], reference: str,
           wrong: list[str], gold: str, accepted: list[str]) -> dict:
-    return {"id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "prose", "difficulty": "medium",
+    # pick the reader's facts, keep each the right way round, drop the withdrawn plan: 3 steps, no search;
+    # traps: the withdrawn alternative, copying the opening sentences
+    return {"id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "prose", **ruled(3, 1, 2),
             "tags": ["judged"], "notes": NOTES, "prompt": prompt,
             "grader": {"type": "judge", "rubric": "summary", "gold": gold, "points": points, "forbidden": forbidden,
                        "max_words": limit},

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import random
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-fsm"
 STATES = ["amber", "basalt", "cedar", "dune", "ember", "fjord", "garnet", "harbor", "indigo", "juniper"]
 # (states, symbols, block length, passes (low, high), question, difficulty); passes 1 = written out
@@ -179,6 +181,16 @@ def _case(index: int, rng: random.Random, n: int, k: int, length: int, passes: t
     }
 
 
+# Hardness facts (steps, search, traps) per shape: the trace itself (40 look-ups) for the short shape;
+# composing the block, finding the cycle and reducing the index for the long ones, whose naive trace runs
+# blocks x passes steps.
+HARDNESS = [(40, 1, 2), (11, 600, 2), (12, 1800, 2), (13, 1400, 2), (11, 2500, 2), (12, 900, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import random
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-grid"
 NAMES = ["Ada", "Bruno", "Chiara", "Dmitri", "Esme", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kaito",
          "Lena", "Marek", "Nadia", "Omar", "Priya", "Rosa", "Soren", "Talia", "Vera", "Yusuf", "Zofia"]
@@ -445,6 +447,17 @@ def _case(index: int, rng: random.Random, n: int, extra: int, difficulty: str) -
     }
 
 
+# Hardness facts (steps, search, traps) per shape: one elimination step per clue; the candidates are the grids
+# before any clue.
+HARDNESS = [(16, 100000000000, 2), (16, 100000000000, 2), (18, 100000000000000, 2), (18, 100000000000000, 2), (22,
+            1000000000000000000, 2), (22, 1000000000000000000, 2), (22, 1000000000000000000, 2), (22,
+            1000000000000000000, 2), (26, 1000000000000000000, 2), (20, 100000000000000, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, n, extra, difficulty) for i, (n, extra, difficulty) in enumerate(SIZES, 1)]
+    out = [_case(i, rng, n, extra, difficulty) for i, (n, extra, difficulty) in enumerate(SIZES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

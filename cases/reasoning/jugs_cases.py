@@ -13,6 +13,8 @@ import json
 import random
 from collections import deque
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-jugs"
 TEXTBOOK = {(3, 5, 8), (3, 5), (3, 7, 10), (5, 8, 12), (3, 4), (4, 9), (3, 5, 9), (4, 7, 11), (6, 10, 16)}
 # (tap, fewest moves, most moves, difficulty); without a tap the largest jug starts full
@@ -150,6 +152,15 @@ def _case(index: int, rng: random.Random, tap: bool, low: int, high: int, diffic
     }
 
 
+# Hardness facts (steps, search, traps) per shape: one step per move of the shortest plan (the shape's least
+# depth); the candidates are the jug states.
+HARDNESS = [(4, 1000, 2), (8, 2000, 2), (8, 2000, 2), (9, 2000, 2), (10, 2000, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -17,6 +17,8 @@ import json
 import random
 from itertools import product
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-knights"
 NAMES = ["Abel", "Brisa", "Corin", "Delia", "Emrys", "Fenna", "Gideon", "Halle", "Isolde", "Joaquin",
          "Keziah", "Lorcan", "Mireille", "Nestor", "Oriel", "Pallas", "Quilla", "Rafferty", "Sabine",
@@ -354,6 +356,16 @@ def _case(index: int, rng: random.Random, n: int, each: int, spy: bool, difficul
     }
 
 
+# Hardness facts (steps, search, traps) per shape: one step per statement to weigh in the case split; the
+# candidates are the kind assignments.
+HARDNESS = [(6, 64, 2), (7, 128, 2), (8, 256, 2), (9, 512, 2), (9, 512, 2), (14, 128, 2), (16, 256, 2), (8, 448,
+            2), (9, 1024, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

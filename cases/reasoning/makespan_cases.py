@@ -19,6 +19,8 @@ import json
 import random
 from itertools import combinations
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-makespan"
 LETTERS = "ABCDEFGHIJ"
 WORKER_WORDS = {2: "two", 3: "three"}
@@ -261,6 +263,15 @@ def _case(index: int, rng: random.Random, n: int, workers: int, releases: bool, 
     }
 
 
+# Hardness facts (steps, search, traps) per shape: one step per task placed in the schedule plus the lower-
+# bound argument; the candidates are task orders over the workers.
+HARDNESS = [(7, 5040, 2), (8, 40320, 2), (9, 362880, 2), (9, 362880, 2), (9, 362880, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

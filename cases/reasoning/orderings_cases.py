@@ -13,6 +13,8 @@ import json
 import math
 import random
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-orders"
 LETTERS = "ABCDEFGHIJ"
 ORDINAL = {2: "two", 3: "three", 4: "four", 5: "five"}
@@ -206,6 +208,15 @@ def _case(index: int, rng: random.Random, n: int, low: int, high: int, fewest: i
     }
 
 
+# Hardness facts (steps, search, traps) per shape: one case split per rule (the shape's least rule count); the
+# candidates are the orders.
+HARDNESS = [(5, 5040, 2), (7, 40320, 2), (8, 362880, 2), (8, 362880, 2), (9, 3628800, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import random
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-regvm"
 # (loop depth, question, difficulty): "value" asks for a register, "steps" for the instruction count
 SHAPES = [(1, "value", "medium"), (2, "value", "hard"), (2, "value", "hard"), (2, "steps", "hard"),
@@ -235,6 +237,15 @@ def _case(index: int, rng: random.Random, depth: int, question: str, difficulty:
     }
 
 
+# Hardness facts (steps, search, traps) per shape: the trace through the loops (hundreds of dependent updates,
+# no search); one pass too many or too few is the trap.
+HARDNESS = [(10, 1, 2), (14, 1, 2), (14, 1, 2), (14, 1, 2), (14, 1, 2), (18, 1, 2), (14, 1, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -15,6 +15,8 @@ import random
 from collections import deque
 from itertools import combinations
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-river"
 ANIMALS = ["badger", "beaver", "dog", "ferret", "goose", "hare", "mink", "otter", "owl", "rabbit", "snake",
            "weasel"]
@@ -181,6 +183,15 @@ def _case(index: int, rng: random.Random, n: int, size: int, rowing: int, pairs:
     }
 
 
+# Hardness facts (steps, search, traps) per shape: one step per crossing of the shortest plan (the shape's
+# least length); the candidates are the bank states.
+HARDNESS = [(7, 64, 3), (11, 128, 3), (11, 128, 3), (11, 256, 3)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -15,6 +15,8 @@ import math
 import random
 from itertools import permutations
 
+from pytest_crucible.suite.tiers import declare
+
 FAMILY = "RE-seat"
 NAMES = ["Alma", "Boris", "Celeste", "Dario", "Elif", "Fitz", "Gwen", "Hamid", "Iris", "Jasper", "Kira",
          "Luca", "Maren", "Nico", "Opal", "Pavel", "Rhea", "Stellan", "Tess", "Ulric"]
@@ -342,6 +344,14 @@ def _case(index: int, rng: random.Random, layout: str, n: int, question: str, ba
     }
 
 
+# Hardness facts (steps, search, traps) per shape: one deduction per rule; the candidates are the seatings.
+HARDNESS = [(7, 720, 2), (7, 5040, 2), (9, 40320, 2), (9, 40320, 2), (4, 5040, 2), (6, 40320, 2), (6, 40320, 2)]
+
+
 def cases(seed: int) -> list[dict]:
     rng = random.Random(f"{FAMILY}:{seed}")
-    return [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    out = [_case(i, rng, *shape) for i, shape in enumerate(SHAPES, 1)]
+    for case, facts in zip(out, HARDNESS, strict=True):
+        declare(case, *facts)
+        case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
+    return out

@@ -16,6 +16,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-chain"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -96,7 +97,8 @@ print(json.dumps({"calls": [{"name": "find_customer", "arguments": {"email": ema
     "values": {"Tracking:": state["shipments"][best["order_id"]]["tracking"]}}))
 '''.replace("STATE", repr(state), 1).replace("EMAIL", repr(email), 1)
     wrong_pick = next(o for o in orders if o["status"] == "shipped" and o is not target)
-    return {"difficulty": "hard", "prompt": prompt, "tools": ORDER_TOOLS, "handler": orders_handler, "state": state,
+    # hardness: email -> customer -> orders -> the newest shipped of five -> tracking; traps: newest overall, cancel
+    return {**ruled(5, 5, 2), "prompt": prompt, "tools": ORDER_TOOLS, "handler": orders_handler, "state": state,
             "calls": [c for turn in script for c in turn["tool_calls"]], "order": "strict",
             "answer": {"values": {"Tracking:": track}, "decoys": decoys}, "forbidden": ["cancel_order"],
             "script": script, "final": f"The most recent shipped order is {target['order_id']} ({target['placed']}).\n"
@@ -163,7 +165,8 @@ place = next(p for p in state["places"] if p["name"].endswith(region))
 print(json.dumps({"calls": [{"name": "get_forecast", "arguments": {"lat": place["lat"], "lon": place["lon"]}}],
                   "values": {"High:": round((place["forecast"]["high_f"] - 32) * 5 / 9)}}))
 '''.replace("STATE", repr(state), 1).replace("REGION", repr(right_region), 1)
-    return {"difficulty": "medium", "prompt": prompt, "tools": WEATHER_TOOLS, "handler": weather_handler, "state": state,
+    # hardness: geocode, pick the region's place, forecast, convert; traps: the namesake, Fahrenheit
+    return {**ruled(4, 2, 2), "prompt": prompt, "tools": WEATHER_TOOLS, "handler": weather_handler, "state": state,
             "calls": [{"name": "get_forecast", "arguments": {"lat": right["lat"], "lon": right["lon"]}}], "order": "any",
             "answer": {"values": {"High:": right["high_c"]},
                        "decoys": [wrong["high_c"], right["forecast"]["high_f"], right["low_c"]]},
@@ -227,7 +230,8 @@ print(json.dumps({"calls": [{"name": "get_exchange_rate", "arguments": {"base": 
 '''.replace("USD", repr(str(usd)), 1).replace("RATE", repr(str(rate)), 1).replace("CUSTOMER", repr(customer), 1) \
         .replace("FIRST", repr(state["next"]), 1)
     inverse = int((usd / rate * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    return {"difficulty": "hard", "prompt": prompt, "tools": INVOICE_TOOLS, "handler": invoice_handler, "state": state,
+    # hardness: rate, multiply, round half up, cents, invoice; traps: dividing, rounding down
+    return {**ruled(5, 1, 2), "prompt": prompt, "tools": INVOICE_TOOLS, "handler": invoice_handler, "state": state,
             "calls": [{"name": "get_exchange_rate", "arguments": {"base": "USD", "quote": "EUR"}},
                       {"name": "create_invoice", "arguments": {"customer_id": customer, "amount_minor": cents,
                                                                "currency": "EUR"}}], "order": "strict",
@@ -302,7 +306,8 @@ best = sorted(ok, key=lambda f: f["price_eur"])[0]
 print(json.dumps({"calls": [{"name": "book_flight", "arguments": {"flight_id": best["flight_id"], "passenger": passenger}}],
                   "values": {"Booked:": best["flight_id"], "Price:": best["price_eur"]}}))
 '''.replace("STATE", repr(state), 1).replace("PASSENGER", repr(passenger), 1)
-    return {"difficulty": "hard", "prompt": prompt, "tools": FLIGHT_TOOLS, "handler": flights_handler, "state": state,
+    # hardness: list, filter nonstop from 10:00, cheapest, book once; traps: the stop, the 07:55
+    return {**ruled(4, 7, 2), "prompt": prompt, "tools": FLIGHT_TOOLS, "handler": flights_handler, "state": state,
             "calls": [{"name": "book_flight", "arguments": {"flight_id": pick["flight_id"], "passenger": passenger}}],
             "order": "any", "limit_to_required": ["book_flight"],
             "answer": {"values": {"Booked:": pick["flight_id"], "Price:": pick["price_eur"]},
@@ -332,6 +337,7 @@ def _case(number: int, rng: random.Random) -> dict:
             grader[key] = spec[key]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
+        "hardness": spec["hardness"],
         "title": spec["title"], "notes": spec["notes"], "prompt": spec["prompt"], "tools": spec["tools"],
         "max_tokens": 4096,
         "simulation": {"handler": spec["handler"], "state": spec["state"], "max_turns": 8},

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-codes"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -94,7 +95,8 @@ def _case(number: int, rng: random.Random) -> dict:
     lowercase = tool_turn(*[(c["name"], {**c["arguments"], "country": c["arguments"]["country"].lower()}) for c in calls])
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse",
-        "difficulty": "medium" if size == 2 else "hard",
+        # hardness: name -> code per field, one register call per customer; traps: guessed codes, update
+        **ruled(3, 1, 2),
         "title": f"{size} customers in one reply, each with three ISO codes from the names of things",
         "notes": (f"{size} parallel calls, {3 * size} codes from names, each customer drawn from places whose codes "
                   "defy the obvious guess (language code != country code, country code != its first letters, euro "

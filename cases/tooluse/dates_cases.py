@@ -14,6 +14,7 @@ import random
 from datetime import date, timedelta
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-dates"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -92,7 +93,8 @@ SPOKEN = {"a quarter to five in the afternoon": "16:45", "twenty to four in the 
 start = next(v for k, v in SPOKEN.items() if k in prompt)
 emit(day, start, int(re.search(r"for (\d+) minutes", prompt).group(1)))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "solver": solver, "day": day, "start": start, "minutes": minutes,
+    # hardness: weekday from the date, spoken time to 24-hour; trap: the 12-hour slip
+    return {**ruled(3, 1, 1), "prompt": prompt, "solver": solver, "day": day, "start": start, "minutes": minutes,
             "title": "The first given weekday after today, at a spoken afternoon time",
             "notes": "A weekday relative to a stated date and a spoken afternoon time ('twenty to four') in 24-hour form.",
             "slips": [day + timedelta(days=7), None]}
@@ -115,7 +117,8 @@ day = [d for d in days if DAYS[d.weekday()] == name][-1]
 start, end = (h1 + 12) * 60 + m1, (h2 + 12) * 60 + m2
 emit(day, "%02d:%02d" % divmod(start, 60), end - start)
 '''
-    return {"difficulty": "hard", "prompt": prompt, "solver": solver, "day": day, "start": start, "minutes": end - start,
+    # hardness: next month, its last weekday, two times, the duration; traps: first weekday, 80 minutes
+    return {**ruled(5, 1, 2), "prompt": prompt, "solver": solver, "day": day, "start": start, "minutes": end - start,
             "title": "The last given weekday of next month, with a duration from two pm times",
             "notes": ("The last occurrence of a weekday in the next month (month lengths and year ends vary with the "
                       "seed), two 12-hour evening times to a 24-hour start and a duration that crosses an hour "
@@ -145,7 +148,8 @@ holiday = parse_day(re.search(r"holiday on (\w+, \d+ \w+ \d{4})", prompt).group(
 working = [d for d in walk(today + timedelta(days=1), 60) if d.weekday() < 5 and d != holiday]
 emit(working[count - 1], re.search(r"at (\d\d:\d\d)", prompt).group(1), 30)
 '''
-    return {"difficulty": "hard", "prompt": prompt, "solver": solver, "day": day, "start": start, "minutes": 30,
+    # hardness: weeks, weekends, the holiday, the start not counted; traps: calendar days, holiday, today
+    return {**ruled(5, 1, 3), "prompt": prompt, "solver": solver, "day": day, "start": start, "minutes": 30,
             "title": "A number of working days ahead, skipping weekends and a holiday",
             "notes": ("Counting 8-12 working days over two or three weekends and a mid-week holiday; counting calendar "
                       "days, forgetting the holiday or counting today are each off by one or more days."),
@@ -169,7 +173,8 @@ day = [d for d in days if d.month == days[0].month and DAYS[d.weekday()] == name
 LENGTHS = {"an hour and three quarters": 105, "an hour and a quarter": 75, "two and a quarter hours": 135}
 emit(day, "12:15", next(v for k, v in LENGTHS.items() if k in prompt))
 '''
-    return {"difficulty": "hard", "prompt": prompt, "solver": solver, "day": day, "start": 12 * 60 + 15, "minutes": minutes,
+    # hardness: two months on, the second weekday, noon, minutes; traps: 00:15, the first weekday
+    return {**ruled(5, 1, 2), "prompt": prompt, "solver": solver, "day": day, "start": 12 * 60 + 15, "minutes": minutes,
             "title": "The second given weekday of the month after next, with a spoken duration",
             "notes": ("Two months ahead (crossing a year end for some seeds), the second occurrence of a weekday (the "
                       "first if the month starts on it), 'a quarter past noon' as 12:15 (not 00:15) and a spoken "
@@ -198,7 +203,8 @@ emit(day, "%02d:%02d" % divmod(h * 60 + m - (60 if summer else 0), 60), 40)
     tools = [function_tool("create_event", "Add an event to the user's calendar.",
                            {**EVENT, "start_time": {"type": "string", "description": "24-hour HH:MM, in UTC"}},
                            list(EVENT)), TOOLS[1]]
-    return {"difficulty": "hard", "prompt": prompt, "solver": solver, "day": day, "start": local - offset, "minutes": 40,
+    # hardness: days ahead, which side of the switch, the offset's sign; traps: the hour either way
+    return {**ruled(4, 1, 2), "prompt": prompt, "solver": solver, "day": day, "start": local - offset, "minutes": 40,
             "tools": tools, "title": "A local time converted to UTC on the right side of a daylight-saving change",
             "notes": ("Days ahead counted from a date near the European clock change, then the offset that applies on "
                       "that day (UTC+0 before 29 March, UTC+1 from it): applying the offset the wrong way or on the "
@@ -225,6 +231,7 @@ def _case(number: int, rng: random.Random) -> dict:
         near.append(tool_turn(("create_event", {**fields, key: wrong_value if key == "duration_minutes" else _hm(wrong_value)})))
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
+        "hardness": spec["hardness"],
         "title": spec["title"], "notes": spec["notes"], "prompt": spec["prompt"], "tools": spec.get("tools", TOOLS),
         "max_tokens": 4096,
         "grader": {"type": "tool_calls", "calls": [expected], "allow_extra": False,

@@ -14,6 +14,7 @@ import random
 from datetime import date, timedelta
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-decoy"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -38,7 +39,8 @@ email = re.search(r"address (\S+@\S+?)\.\s", prompt).group(1)
 # the by-email tool reads a directory that stopped syncing; the search tool reads the current one
 print(json.dumps({"calls": [{"name": "find_users", "arguments": {"email": email}}]}))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "tools": tools, "right": right, "solver": solver,
+    # hardness: read the tool descriptions, call the generic search; trap: the deprecated tool
+    return {**ruled(2, 3, 1), "prompt": prompt, "tools": tools, "right": right, "solver": solver,
             "wrong": [("get_user_by_email", {"email": email}), ("find_users", {"name": user})],
             "forbidden": ["get_user_by_email", "delete_user"],
             "title": "A search tool beside a deprecated lookup whose name fits the request better",
@@ -72,7 +74,8 @@ target = re.search(r"checking account \((\S+)\)", prompt).group(1)
 print(json.dumps({"calls": [{"name": "transfer_between_accounts", "arguments": {"from_account": source,
     "to_account": target, "amount_cents": int(euros)}}]}))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "tools": tools, "right": ("transfer_between_accounts", args),
+    # hardness: pick the tool, cents, direction; traps: the other transfer tools, flipped direction
+    return {**ruled(3, 3, 2), "prompt": prompt, "tools": tools, "right": ("transfer_between_accounts", args),
             "solver": solver, "forbidden": ["send_payment", "schedule_transfer"],
             "wrong": [("send_payment", args), ("transfer_between_accounts", {**args, "from_account": checking, "to_account": savings}),
                       ("transfer_between_accounts", {**args, "amount_cents": cents // 100})],
@@ -99,7 +102,8 @@ message = int(re.search(r"message (\d+)", prompt).group(1))
 folder = re.search(r'"([^"]+)" folder', prompt).group(1)
 print(json.dumps({"calls": [{"name": "move_message", "arguments": {"message_id": message, "folder": folder}}]}))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "tools": tools,
+    # hardness: pick move over label and archive; traps: label, archive
+    return {**ruled(2, 3, 2), "prompt": prompt, "tools": tools,
             "right": ("move_message", {"message_id": message, "folder": folder}), "solver": solver,
             "forbidden": ["delete_message", "archive_message"],
             "wrong": [("label_message", {"message_id": message, "label": folder}), ("archive_message", {"message_id": message})],
@@ -126,7 +130,8 @@ prompt = PROMPT
 service, host = re.search(r"edited the (\w+) configuration on ([\w-]+)\.", prompt).groups()
 print(json.dumps({"calls": [{"name": "reload_service", "arguments": {"host": host, "service": service}}]}))
 '''
-    return {"difficulty": "hard", "prompt": prompt, "tools": tools,
+    # hardness: pick reload of one service; traps: restart, the plural reload
+    return {**ruled(2, 3, 2), "prompt": prompt, "tools": tools,
             "right": ("reload_service", {"host": host, "service": service}), "solver": solver,
             "forbidden": ["restart_service", "reboot_host", "reload_all_services"],
             "wrong": [("restart_service", {"host": host, "service": service}), ("reload_all_services", {"host": host})],
@@ -158,7 +163,8 @@ tool = "return_order" if state == "delivered" else "cancel_order"
 reason = "damaged" if "cracked" in prompt else "not_needed"
 print(json.dumps({"calls": [{"name": tool, "arguments": {"order_id": order, "reason": reason}}]}))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "tools": tools,
+    # hardness: return, not a delivery problem, the reason enum; traps: the other tool, not_needed
+    return {**ruled(3, 3, 2), "prompt": prompt, "tools": tools,
             "right": ("return_order", {"order_id": order, "reason": "damaged"}), "solver": solver,
             "forbidden": ["cancel_order"],
             "wrong": [("cancel_order", {"order_id": order, "reason": "damaged"}),
@@ -202,7 +208,8 @@ centre, window = days[len(days) // 2], len(days) // 2
 print(json.dumps({"calls": [{"name": "search_flights_flexible", "arguments": {"origin": origin,
     "destination": destination, "date": centre.isoformat(), "window_days": window}}]}))
 '''
-    return {"difficulty": "hard", "prompt": prompt, "tools": tools, "right": ("search_flights_flexible", args),
+    # hardness: the range's middle day and half-width; traps: start at the first day, the full width
+    return {**ruled(4, 2, 2), "prompt": prompt, "tools": tools, "right": ("search_flights_flexible", args),
             "solver": solver, "forbidden": ["book_flight"],
             "wrong": [("search_flights", {k: v for k, v in args.items() if k != "window_days"}),
                       ("search_flights_flexible", {**args, "date": start.isoformat(), "window_days": 2 * window}),
@@ -221,6 +228,7 @@ def _case(number: int, rng: random.Random) -> dict:
     name, args = spec["right"]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
+        "hardness": spec["hardness"],
         "title": spec["title"], "notes": spec["notes"], "prompt": spec["prompt"], "tools": spec["tools"],
         "max_tokens": 2048,
         "grader": {"type": "tool_calls", "calls": [{"name": name, "arguments": args}], "allow_extra": False,

@@ -15,6 +15,7 @@ import random
 from datetime import date, timedelta
 
 from pytest_crucible import function_tool
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-nocall"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -40,7 +41,8 @@ given = {"restaurant": " at " in prompt, "party_size": bool(re.search(r"for \d+"
          "time": bool(re.search(r"\d:\d\d|o'clock|noon|evening|time", prompt))}
 print(json.dumps({"answer": [k for k in required if not given[k]]}))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "tools": tools, "solver": solver,
+    # hardness: see what is missing, ask for it; traps: a guessed slot, asking for the given
+    return {**ruled(2, 1, 2), "prompt": prompt, "tools": tools, "solver": solver,
             "answer": {"all": [["date", "day"], "time"], "forbidden": ["booked", "confirmed", "is reserved"]},
             "reference": f"Happy to book {place} for {people}. Which date, and at what time?",
             "wrong": [f"Your table for {people} at {place} is booked for tonight at 19:30.",
@@ -68,7 +70,8 @@ system = SYSTEM
 address = re.search(r"writing to (\S+@\S+?) with", system).group(1)
 print(json.dumps({"answer": [address]}))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "system": system, "tools": tools,
+    # hardness: no tool cancels, give the address; traps: a pretended cancel, a bare refusal
+    return {**ruled(2, 1, 2), "prompt": prompt, "system": system, "tools": tools,
             "solver": solver.replace("SYSTEM", repr(system), 1),
             # a parrot of the conversation names the address too: what only an echo says is forbidden
             "answer": {"all": [address], "forbidden": ["has been cancelled", "is now cancelled", "have cancelled",
@@ -106,7 +109,8 @@ rows = re.findall(r"^\| (#\d+) \| (\w+) \| ([\d.]+) \| (\w+) \|$", prompt, re.M)
 print(json.dumps({"values": {"Answer:": sum(1 for _, c, t, s in rows if c == "Germany" and float(t) > 50 and s == "shipped")}}))
 '''
     decoys = sorted({near, count + 1} - {count})
-    return {"difficulty": "hard", "prompt": prompt, "tools": tools, "solver": solver,
+    # hardness: three conditions per row, then a running count of the matches; traps: the status, >=
+    return {**ruled(count + 1, 12, 2), "prompt": prompt, "tools": tools, "solver": solver,
             "answer": {"values": {"Answer:": count}, "decoys": decoys},
             "reference": f"Counting the rows with country Germany, status shipped and a total above 50:\n\nAnswer: {count}",
             "wrong": [f"Answer: {near}" if near != count else f"Answer: {count + 1}", f"Answer: {count} or {decoys[0]}",
@@ -146,7 +150,8 @@ day = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sund
 print(json.dumps({"values": {"Day:": day, "High:": round(best["high_c"] * 1.8 + 32)}}))
 '''
     others = [DAYS[date.fromisoformat(d["date"]).weekday()] for d in forecast if d is not warm]
-    return {"difficulty": "hard", "messages": messages, "tools": tools, "solver": solver.replace("MESSAGES", repr(messages), 1),
+    # hardness: the warmest day, its weekday, Fahrenheit; traps: a new call, Celsius
+    return {**ruled(4, 1, 2), "messages": messages, "tools": tools, "solver": solver.replace("MESSAGES", repr(messages), 1),
             "answer": {"values": {"Day:": day, "High:": fahrenheit}, "decoys": [warm["high_c"], *others]},
             "reference": f"The warmest day is {warm['date']}.\nDay: {day}\nHigh: {fahrenheit}",
             "wrong": [f"Day: {day}\nHigh: {warm['high_c']}", f"Day: {others[0]}\nHigh: {fahrenheit}",
@@ -179,7 +184,8 @@ names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Su
 print(json.dumps({"values": {"Weekday:": names[day.weekday()], "Date:": day.isoformat()}}))
 '''
     off = end + timedelta(days=1)
-    return {"difficulty": "hard", "prompt": prompt, "tools": tools, "solver": solver,
+    # hardness: 250 days walked month by month, then the weekday; traps: off-by-one dates
+    return {**ruled(10, 1, 2), "prompt": prompt, "tools": tools, "solver": solver,
             "answer": {"values": {"Weekday:": DAYS[end.weekday()], "Date:": end.isoformat()},
                        "decoys": [off.isoformat(), DAYS[off.weekday()], (end - timedelta(days=1)).isoformat()]},
             "reference": f"Weekday: {DAYS[end.weekday()]}\nDate: {end.isoformat()}",
@@ -203,6 +209,7 @@ def _case(number: int, rng: random.Random) -> dict:
     first = spec["tools"][0]["function"]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
+        "hardness": spec["hardness"],
         "title": spec["title"], "notes": spec["notes"], **ask, "tools": spec["tools"], "max_tokens": 4096,
         "grader": {"type": "tool_calls", "expect_no_call": True, "forbidden": names, "answer": spec["answer"]},
         "verify": {"solver": spec["solver"].replace("PROMPT", repr(spec.get("prompt", "")), 1),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-parallel"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -41,7 +42,8 @@ print(json.dumps({"calls": calls}))
 '''
     swapped = [("get_weather", {"city": c, "unit": "fahrenheit" if u == "celsius" else "celsius"}) if i == 0 else (n, a)
                for i, ((n, a), c, u) in enumerate(zip(calls, cities, units))]
-    return {"difficulty": "easy", "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
+    # hardness: each city's unit from its group, four calls; trap: the forecast tool
+    return {**ruled(2, 4, 1), "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
             "forbidden": ["get_forecast"], "wrong": [calls[:2], swapped, [(n, {"city": a["city"]}) for n, a in calls]],
             "title": "Four cities in one turn, each in the unit the user asked for",
             "notes": "Four calls in one reply, each city with the unit of its group; a forecast tool is the decoy."}
@@ -79,7 +81,8 @@ for order, status, kg, express in re.findall(r"^\| (SO-\d+) \| ([\w ]+?) \| ([\d
 print(json.dumps({"calls": calls}))
 '''
     first = calls[0]
-    return {"difficulty": "hard", "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
+    # hardness: the paid rows, grams, the service; traps: a held row, a slipped conversion
+    return {**ruled(3, 8, 3), "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
             "forbidden": ["refund_order"],
             "wrong": [calls + [("create_label", {"order_id": held["order"], "weight_g": round(held["kg"] * 1000),
                                                  "service": "express" if held["express"] else "standard"})],
@@ -121,7 +124,8 @@ for money in re.findall(r"^- [\w ]+: \d+ ([\w ]+)$", prompt, re.M):
         seen.append(code)
 print(json.dumps({"calls": [{"name": "get_exchange_rate", "arguments": {"base": c, "quote": "EUR"}} for c in seen]}))
 '''
-    return {"difficulty": "hard", "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
+    # hardness: the currencies once each, their ISO codes, EUR as quote; traps: per line, euros, reversed
+    return {**ruled(3, 7, 3), "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
             "forbidden": ["convert_amount"],
             "wrong": [calls + [("get_exchange_rate", {"base": foreign[0], "quote": "EUR"})],
                       calls + [("get_exchange_rate", {"base": "EUR", "quote": "EUR"})],
@@ -170,7 +174,8 @@ for line in prompt.split("\n\n", 1)[1].splitlines():
         calls.append(call)
 print(json.dumps({"calls": calls}))
 '''
-    return {"difficulty": "hard", "prompt": prompt, "tools": tools, "calls": wanted, "solver": solver,
+    # hardness: drop the cancelled and repeated lines, map names to codes; traps: each of the three
+    return {**ruled(3, 6, 3), "prompt": prompt, "tools": tools, "calls": wanted, "solver": solver,
             "forbidden": ["reserve_stock"],
             "wrong": [wanted + [("check_stock", {"sku": struck_line[0], "warehouse": sites[struck_line[1]]})],
                       wanted + [wanted[0]],
@@ -209,7 +214,8 @@ for name, address, team in re.findall(r"^- ([\w ]+) \((\S+)\), (\w+) team$", pro
     calls.append({"name": "add_to_channel", "arguments": {"email": address, "channel": "#team-" + team}})
 print(json.dumps({"calls": calls}))
 '''
-    return {"difficulty": "medium", "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
+    # hardness: the channel from the template per person, six calls; trap: a sequential reply
+    return {**ruled(2, 6, 1), "prompt": prompt, "tools": tools, "calls": calls, "solver": solver,
             "forbidden": ["add_to_all_channels"],
             "wrong": [[c for c in calls if c[0] == "create_account"],
                       calls[:-1] + [("add_to_channel", {**calls[-1][1], "channel": "#general"})],
@@ -226,6 +232,7 @@ def _case(number: int, rng: random.Random) -> dict:
     calls = spec["calls"]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
+        "hardness": spec["hardness"],
         "title": spec["title"], "notes": spec["notes"], "prompt": spec["prompt"], "tools": spec["tools"],
         "max_tokens": 3072,
         "grader": {"type": "tool_calls", "calls": [{"name": n, "arguments": a} for n, a in calls], "order": "any",

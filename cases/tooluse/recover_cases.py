@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-recover"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -66,7 +67,8 @@ calls = [{"name": "list_invoices", "arguments": {"status": "overdue", "page_toke
 print(json.dumps({"calls": calls, "values": {"Count:": sum(1 for page in pages for inv in page if inv["amount_eur"] > 1000)}}))
 '''.replace("PAGES", repr(pages), 1).replace("TOKENS", repr(tokens), 1)
     decoys = sorted({first_page, at_least, len(invoices)} - {count})
-    return {"difficulty": "hard", "prompt": prompt, "tools": PAGE_TOOLS, "handler": pages_handler, "state": state,
+    # hardness: each page by the token before it, then a running count over EUR 1,000; traps: page one, >=
+    return {**ruled(len(tokens) + count, 13, 2), "prompt": prompt, "tools": PAGE_TOOLS, "handler": pages_handler, "state": state,
             "calls": [{"name": "list_invoices", "arguments": {"status": "overdue", "page_token": t}} for t in tokens[1:]],
             "order": "strict", "forbidden": ["send_reminder"],
             "answer": {"values": {"Count:": count}, "decoys": decoys},
@@ -124,7 +126,8 @@ print(json.dumps({"calls": [{"name": "create_vm", "arguments": {"name": NAME, "r
                   "values": {"VM:": VM_ID}, "state": {"created": [{"region": region, "size": size}]}}))
 '''.replace("REGIONS", repr(REGIONS), 1).replace("SIZES", repr(SIZES), 1).replace("WANTED", repr(prompt), 1) \
         .replace("NAME", repr(vm_name), 1).replace("VM_ID", repr(state["vm_id"]), 1)
-    return {"difficulty": "medium", "prompt": prompt, "tools": VM_TOOLS, "handler": vm_handler, "state": state,
+    # hardness: names to codes from the errors, one VM; traps: the neighbouring codes
+    return {**ruled(4, 2, 2), "prompt": prompt, "tools": VM_TOOLS, "handler": vm_handler, "state": state,
             "calls": [{"name": "create_vm", "arguments": {"name": vm_name, "region": code, "size": size}}],
             "order": "any", "forbidden": ["delete_vm"], "state_check": {"created": [{"region": code, "size": size}]},
             "answer": {"values": {"VM:": state["vm_id"]}},
@@ -183,7 +186,8 @@ print(json.dumps({"calls": [{"name": "send_message", "arguments": {"contact_id":
 '''.replace("CONTACTS", repr(contacts), 1).replace("PERSON", repr(person), 1).replace("TEAM", repr(target["team"]), 1) \
         .replace("HOUR", repr(f"{hour}:00"), 1)
     other = contacts[0]
-    return {"difficulty": "hard", "prompt": prompt, "tools": CONTACT_TOOLS, "handler": contact_handler, "state": state,
+    # hardness: look up, pick the team's person, message; traps: all three, the first
+    return {**ruled(3, 3, 2), "prompt": prompt, "tools": CONTACT_TOOLS, "handler": contact_handler, "state": state,
             "calls": [{"name": "send_message", "arguments": {"contact_id": target["contact_id"],
                                                              "text": {"contains": f"{hour}:00"}}}],
             "order": "any", "limit_to_required": ["send_message"],
@@ -235,7 +239,8 @@ state = STATE
 print(json.dumps({"calls": [{"name": "get_quote", "arguments": {"symbol": state["symbol"]}}],
                   "values": {"Price:": state["price"]}}))
 '''.replace("STATE", repr(state), 1)
-    return {"difficulty": "medium", "prompt": prompt, "tools": QUOTE_TOOLS, "handler": quote_handler, "state": state,
+    # hardness: call, see the transient error, call once more; trap: giving up (or the previous close)
+    return {**ruled(2, 1, 1), "prompt": prompt, "tools": QUOTE_TOOLS, "handler": quote_handler, "state": state,
             "calls": [{"name": "get_quote", "arguments": {"symbol": symbol}}], "order": "any",
             "forbidden": ["place_order"], "max_calls": 3,
             "answer": {"values": {"Price:": price}, "decoys": [previous]},
@@ -260,6 +265,7 @@ def _case(number: int, rng: random.Random) -> dict:
         grader["state"] = spec["state_check"]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
+        "hardness": spec["hardness"],
         "title": spec["title"], "notes": spec["notes"], "prompt": spec["prompt"], "tools": spec["tools"],
         "max_tokens": 4096, "simulation": {"handler": spec["handler"], "state": spec["state"], "max_turns": 8},
         "grader": grader,

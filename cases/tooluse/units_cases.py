@@ -13,6 +13,7 @@ import random
 from decimal import Decimal
 
 from pytest_crucible import function_tool, tool_turn
+from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "TU-units"
 REFUSAL = "I'm sorry, but I can't help with that request."
@@ -61,7 +62,8 @@ print(json.dumps({"calls": [{"name": "create_shipment", "arguments": {"weight_g"
     "width_mm": mm[1], "height_mm": mm[2], "declared_value_minor": cents, "currency": "EUR", "destination_city": city}}]}))
 '''
     right = _call("create_shipment", **fields)
-    return {"difficulty": "medium", "title": "A parcel in kilograms, centimetres and euros, booked in grams, millimetres and cents",
+    # hardness: six independent conversions, the sides sorted, one call; traps: unsorted sides, the quote tool
+    return {**ruled(3, 1, 2), "title": "A parcel in kilograms, centimetres and euros, booked in grams, millimetres and cents",
             "prompt": prompt, "tools": tools, "expected": [right], "solver": solver,
             "notes": ("Six conversions in one call: kilograms to grams, three sides in centimetres (one with a half) to "
                       "millimetres sorted longest first although the prompt lists them in another order, euros with a "
@@ -106,7 +108,8 @@ print(json.dumps({"calls": [{"name": "submit_job", "arguments": {"name": name, "
     "priority": "high" if "urgent" in prompt else "normal"}}]}))
 '''
     right = _call("submit_job", **fields)
-    return {"difficulty": "hard", "title": "A batch job's limits in hours, GiB and cores, queued in seconds, MiB and millicores",
+    # hardness: five independent normalisations, one call; a trap each (1000, attempts, urgent, ...)
+    return {**ruled(3, 1, 5), "title": "A batch job's limits in hours, GiB and cores, queued in seconds, MiB and millicores",
             "prompt": prompt, "tools": tools, "expected": [right], "solver": solver,
             "notes": ("Five normalisations with a trap each: hours and minutes to seconds, GiB to MiB by 1024 (a "
                       "decimal 1000 is the usual slip), fractional cores to millicores, 'retry at most twice' as the "
@@ -175,7 +178,8 @@ print(json.dumps({"calls": [{"name": "set_schedule", "arguments": {"zone": zone,
     right = _call("set_schedule", **{**fields, "start": _clock_forms(fields["start"]),
                                      "end": _clock_forms(fields["end"])})
     twelve = (start - 12 * 60) % 1440
-    return {"difficulty": "hard", "title": "A nightly heating period in °F and spoken times, set in °C and 24-hour times",
+    # hardness: convert, snap to the grid, two spoken times across midnight, the enum; four traps
+    return {**ruled(4, 1, 4), "title": "A nightly heating period in °F and spoken times, set in °C and 24-hour times",
             "prompt": prompt, "tools": tools, "expected": [right], "reference": [_call("set_schedule", **fields)],
             "solver": solver,
             "notes": ("Fahrenheit to Celsius on the tool's half-degree grid, two spoken times ('a quarter to seven in "
@@ -242,7 +246,8 @@ print(json.dumps({"calls": [{"name": "create_transfer", "arguments": {"payee_iba
     "amount_minor": number(euros) * 100 + number(cents), "currency": "EUR", "reference": ref}}]}))
 '''
     right = _call("create_transfer", **fields)
-    return {"difficulty": "medium", "title": "An amount spelled out in words, paid in cents",
+    # hardness: words to a number, cents, copy IBAN and reference; traps: the cents, the standing order
+    return {**ruled(3, 1, 2), "title": "An amount spelled out in words, paid in cents",
             "prompt": prompt, "tools": tools, "expected": [right], "solver": solver,
             "notes": ("A four- or five-digit amount written in English words with its cents, to an integer number of "
                       "cents; the IBAN and the reference copied exactly; a standing-order tool is the decoy for "
@@ -261,6 +266,7 @@ def _case(number: int, rng: random.Random) -> dict:
     expected = spec["expected"]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse", "difficulty": spec["difficulty"],
+        "hardness": spec["hardness"],
         "title": spec["title"], "notes": spec["notes"], "prompt": spec["prompt"], "tools": spec["tools"],
         "max_tokens": 2048,
         "grader": {"type": "tool_calls", "calls": expected, "allow_extra": False,

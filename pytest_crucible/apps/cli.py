@@ -167,6 +167,7 @@ def _cmd_cases_list(args) -> int:
         print(f"{category:<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{sum(tiers.values()):>8}")
     tiers = Counter(c.difficulty for c in cases)
     print(f"{'all':<10}" + "".join(f"{tiers[d]:>8}" for d in DIFFICULTIES) + f"{len(cases):>8}")
+    _print_distinct(cases, categories)
     if not name:
         print("\nprofiles (--crucible-profile NAME): cases selected")
         for profile, spec in profiles.items():
@@ -175,6 +176,22 @@ def _cmd_cases_list(args) -> int:
             print(f"  {profile:<10} {len(chosen):>4} ({sum(c.hard for c in chosen)} hard): "
                   + ", ".join(f"{k} {per[k]}" for k in categories if per[k]))
     return 0
+
+
+def _print_distinct(cases: list, categories: list[str]) -> None:
+    """Distinct templates beside the case counts: family siblings are one problem with new numbers."""
+    from pytest_crucible.suite.case import DIFFICULTIES  # lazy: CLI start-up
+    from pytest_crucible.suite.tiers import distinct_templates, distinct_total  # lazy: CLI start-up
+    cells = distinct_templates(cases)
+    print(f"\ndistinct templates (a family counts once per tier it has)\n{'':<10}"
+          + "".join(f"{d:>8}" for d in DIFFICULTIES) + f"{'total':>8}")
+    for category in categories:
+        mine = [c for c in cases if c.category == category]
+        print(f"{category:<10}" + "".join(f"{cells.get((category, d), 0):>8}" for d in DIFFICULTIES)
+              + f"{distinct_total(mine):>8}")
+    print(f"{'all':<10}" + "".join(f"{distinct_total(cases, d):>8}" for d in DIFFICULTIES)
+          + f"{distinct_total(cases):>8}")
+    print(f"{distinct_total(cases)} distinct templates, {distinct_total(cases, 'hard')} distinct hard")
 
 
 def _cmd_cases_verify(args) -> int:
@@ -433,7 +450,7 @@ def _add_cases_commands(sub) -> None:
     cases = sub.add_parser("cases", help="list or verify benchmark cases")
     csub = cases.add_subparsers(dest="cases_command", required=True)
     p = csub.add_parser("list", help="list cases (default: the built-in suite), counts per category and "
-                        "difficulty, and what each profile selects")
+                        "difficulty, distinct templates, and what each profile selects")
     p.add_argument("paths", nargs="*")
     p.add_argument("--where", action="store_true", help="also print each case's file:line")
     for name in ("categories", "seed", "profile", "config"):

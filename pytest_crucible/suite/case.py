@@ -150,12 +150,12 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
         if not isinstance(entries, list):
             raise CaseError("'cases' must be a list of mappings", file=str(path),
                             line=getattr(raw, "line_of", lambda k: None)("cases"), field="cases")
-        unknown_defaults = set(defaults) - {"category", "difficulty", "tags", "params", "max_tokens",
+        unknown_defaults = set(defaults) - {"category", "difficulty", "hardness", "tags", "params", "max_tokens",
                                             "system", "timeout_s", "reasoning_budget"}
         first_line = None  # every YAML case has its own line
         if unknown_defaults:
             key = sorted(unknown_defaults, key=str)[0]
-            raise CaseError("unknown file-level key; allowed: category, difficulty, tags, params, "
+            raise CaseError("unknown file-level key; allowed: category, difficulty, hardness, tags, params, "
                             "max_tokens, reasoning_budget, system, timeout_s, cases", file=str(path),
                             line=raw.line_of(key), field=key)
     else:

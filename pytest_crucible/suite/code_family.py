@@ -16,10 +16,11 @@ import textwrap
 from typing import Any
 
 from pytest_crucible.suite.families import family_rng
+from pytest_crucible.suite.tiers import tier_of
 
 STANDARD_LIBRARY_ONLY = ("Use only the Python standard library: nothing else is installed where your code "
                          "runs, and it has no network or file access.")
-MAX_TOKENS = {"medium": 8192, "hard": 16384}
+MAX_TOKENS = {"easy": 8192, "medium": 8192, "hard": 16384}
 _ITEM = re.compile(r"^(\d+\.|[-*]) ")
 
 
@@ -40,10 +41,12 @@ def mutate(source: str, *pairs: tuple[str, str]) -> str:
     return source
 
 
-def code_case(*, family: str, number: int = 1, difficulty: str, title: str, prompt: str, entry_point: str,
-              tests: str, solution: str, wrong: list[str], notes: str, perf: list[dict] | None = None,
-              data: dict | None = None, what: str = "function") -> dict:
-    """One case mapping: the prompt gets the standard-library rule and the reply format appended.
+def code_case(*, family: str, number: int = 1, title: str, prompt: str, entry_point: str, tests: str,
+              solution: str, wrong: list[str], notes: str, hardness: dict | None = None, difficulty: str = "",
+              perf: list[dict] | None = None, data: dict | None = None, what: str = "function") -> dict:
+    """One case mapping: the prompt gets the standard-library rule and the reply format appended. With
+    `hardness` ({steps, search, traps}) the tier is the one the rule (suite/tiers.py) gives, unless
+    `difficulty` names one (which `crucible cases verify` then checks against the rule).
 
     `data` (name -> plain value, e.g. the seeded hidden cases) becomes the grader's `setup`, which the
     harness runs before the tests in their namespace; kept out of `tests`, whose asserts the grader
@@ -56,13 +59,15 @@ def code_case(*, family: str, number: int = 1, difficulty: str, title: str, prom
         grader["setup"] = "".join(f"{name} = {literal(value)}\n" for name, value in data.items())
     if perf:
         grader["perf"] = [{k: textwrap.dedent(v) if k != "name" else v for k, v in item.items()} for item in perf]
+    if not difficulty and not hardness:
+        raise ValueError(f"{family}-{number:02d}: give hardness (or a difficulty)")
+    difficulty = difficulty or tier_of(hardness or {})
     return {
         "id": f"{family}-{number:02d}", "family": family, "category": "coding", "difficulty": difficulty,
-        "title": title, "prompt": text, "max_tokens": MAX_TOKENS[difficulty], "notes": " ".join(notes.split()),
-        "grader": grader,
+        **({"hardness": dict(hardness)} if hardness else {}), "title": title, "prompt": text,
+        "max_tokens": MAX_TOKENS[difficulty], "notes": " ".join(notes.split()), "grader": grader,
         "verify": {"solution": textwrap.dedent(solution), "wrong": [textwrap.dedent(w) for w in wrong]},
     }
-
 
 
 def flow(text: str, width: int = 100) -> str:

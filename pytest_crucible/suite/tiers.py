@@ -43,3 +43,31 @@ def hardness_problem(hardness: object) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int) or not lowest[key] <= value <= MAX_FACT:
             return f"hardness.{key} must be a whole number from {lowest[key]}, got {value!r}"
     return None
+
+
+def distinct_templates(cases: list) -> dict[tuple[str, str], int]:
+    """Distinct problem templates per (category, difficulty): a family counts once in each tier its siblings
+    have (siblings are one template with new numbers), a case without a family is a template of its own."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    for case in cases:
+        seen.setdefault((case.category, case.difficulty), set()).add(case.family or f"case:{case.id}")
+    return {cell: len(templates) for cell, templates in seen.items()}
+
+
+def distinct_total(cases: list, difficulty: str | None = None) -> int:
+    """Distinct templates over all categories (of one tier, with `difficulty`)."""
+    return len({(case.category, case.family or f"case:{case.id}") for case in cases
+                if difficulty is None or case.difficulty == difficulty})
+
+
+def declare(case: dict, steps: int, search: int, traps: int) -> dict:
+    """Put the hardness facts on a generated case mapping and give it the tier the rule makes of them."""
+    case["hardness"] = {"steps": steps, "search": search, "traps": traps}
+    case["difficulty"] = tier_of(case["hardness"])
+    return case
+
+
+def ruled(steps: int, search: int, traps: int) -> dict:
+    """{"hardness": the facts, "difficulty": the rule's tier}, to spread into a generated case mapping."""
+    hardness = {"steps": steps, "search": search, "traps": traps}
+    return {"hardness": hardness, "difficulty": tier_of(hardness)}

@@ -3,6 +3,8 @@
 For each case:
 - it loads (schema), its id is unique, its grader spec is valid;
 - every tool the grader (or a scripted assistant turn) names is defined in the case's tools;
+- its tier: declared `hardness` facts must give its `difficulty` by the rule of suite/tiers.py, with no
+  more traps than `verify.wrong` replies; a case of the built-in suite must declare them;
 - every regular expression in the grader compiles and finishes on adversarial input within a
   deadline (a catastrophic pattern would hang grading of a long reply);
 - its verification data is present (`verify:` in the case), and
@@ -28,7 +30,7 @@ verified is never counted as verified.
 No check here names a grader type: what a case's grader needs (tools, a solver, a judge, its own sandbox
 jobs) it says through the grading.base.Grader hooks, so a grader from an entry point is verified like a
 built-in one. Modules: report (what was found), case_run (one case's state, the default reply check),
-static, regexes, answers (solvers, haystacks), runner (the order of it all).
+static, tiers, regexes, answers (solvers, haystacks), runner (the order of it all).
 
 The core imports no pytest.
 """

@@ -21,6 +21,7 @@ from pytest_crucible.verify.case_run import CaseRun
 from pytest_crucible.verify.regexes import probe_regex
 from pytest_crucible.verify.report import ACCEPTED_SHARE, CaseProblem, Progress, VerifyReport
 from pytest_crucible.verify.static import check_static
+from pytest_crucible.verify.tiers import check_tier
 
 MAX_WORKERS = 4
 
@@ -77,6 +78,7 @@ def verify_cases(cases: list[Case], *, sandbox=None, progress: Progress | None =
     _flag_duplicates(runs)
     for run in runs:
         check_static(run)
+        check_tier(run)
         run.jobs = _sandbox_jobs(run)
     box, note = (sandbox, None) if sandbox is not None else (
         _make_sandbox(allow_unsandboxed) if any(run.jobs for run in runs) else (None, None))
