@@ -9,6 +9,8 @@ from pytest_crucible import family_rng, numeric_case, program
 from pytest_crucible.suite.tiers import tier_of
 
 FAMILY = "MA-bracelet"
+FLIP_NOTE = (" Flips fix the arrangements that are symmetric about their axis: an axis through beads leaves"
+             " them single, the others pair up.")
 
 SOLVER = """
 n = sum(COUNTS)
@@ -107,7 +109,8 @@ def _case(rng, index, difficulty, taken):
     if flips:
         same = "one can be turned round the circle or flipped over (or both) to look exactly like the other"
     else:
-        same = "one can be turned round the circle to look exactly like the other (it lies on a table and is never flipped over)"
+        same = ("one can be turned round the circle to look exactly like the other (it lies on a table and is never "
+                "flipped over)")
     prompt = f"""
         A circular string carries {n} equally spaced beads: {listed} (beads of one colour are
         identical). Two such strings count as the same if {same}. How many different strings are there?
@@ -117,18 +120,20 @@ def _case(rng, index, difficulty, taken):
         Burnside's lemma: the number of different strings is the average, over {group}, of the
         arrangements each one leaves unchanged. A turn by k places splits the beads into gcd({n}, k)
         cycles of length {n}/gcd({n}, k) and fixes a multinomial's worth of arrangements when every colour
-        count is a multiple of the cycle length.{' Flips fix the arrangements that are symmetric about their axis: an axis through beads leaves them single, the others pair up.' if flips else ''}
+        count is a multiple of the cycle length.{FLIP_NOTE if flips else ''}
 
         The {multinomial(counts):,} arrangements average out to **{answer:,}** different strings.
 
         Answer: {answer}
     """
     hardness = {"steps": 8, "search": multinomial(counts), "traps": len(set(traps) - {answer})}
+    axes = "both kinds of flip axis" if flips and n % 2 == 0 else "the flips through one bead" if flips else "no flips"
+    between = f", leaving out the flips whose axis passes between beads ({traps[3]})" if len(traps) > 3 else ""
     notes = f"""{multinomial(counts):,} arrangements of {listed}; counting them up to symmetry needs
         Burnside over {group}, with the turns of every cycle length that divides the colour counts and
-        {'both kinds of flip axis' if flips and n % 2 == 0 else 'the flips through one bead' if flips else 'no flips'}.
+        {axes}.
         Traps: the {'necklace (turns only)' if flips else 'bracelet (flips too)'} count ({traps[0]}),
-        dividing by the group's size ({traps[1]}), no symmetry at all ({traps[2]}){', leaving out the flips whose axis passes between beads (' + str(traps[3]) + ')' if len(traps) > 3 else ''}."""
+        dividing by the group's size ({traps[1]}), no symmetry at all ({traps[2]}){between}."""
     case = numeric_case(
         family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=answer, traps=traps,
         solver=program(SOLVER, COUNTS=counts, FLIPS=flips), reference=reference, notes=notes,

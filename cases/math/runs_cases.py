@@ -10,6 +10,10 @@ from pytest_crucible import family_rng, numeric_case, program
 from pytest_crucible.suite.tiers import tier_of
 
 FAMILY = "MA-runs"
+ENDS_EXACT = ("A block at either end of the row needs one neighbour of another colour, an inner block two (one on "
+              "each side).")
+ENDS_AT_LEAST = ("A block may start at the first tile with no condition; a later start needs the tile before it to "
+                 "be of another colour.")
 
 SOLVER = """
 from fractions import Fraction
@@ -98,8 +102,7 @@ def _case(rng, index, difficulty):
         block of {which} tiles of that colour starts there. Only the positions of that colour matter, and
         they are a uniformly random subset of the {sum(counts)} places.
 
-        A block at either end of the row needs one neighbour of another colour{'' if exact else ' (none at all when it may be longer)'};
-        an inner block needs two. Counting the subsets for each case, dividing by C(n, x) and adding over
+        {ENDS_EXACT if exact else ENDS_AT_LEAST} Counting the subsets for each case, dividing by C(n, x) and adding over
         the three colours gives **{answer.numerator}/{answer.denominator}**.
 
         Answer: {answer.numerator}/{answer.denominator}

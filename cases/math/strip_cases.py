@@ -44,8 +44,23 @@ def _first_order(n, low, high, end):
     return free(n, end) - free(n, 2 * high - end) - free(n, -2 * low - end)
 
 
-def _over_ends(n, low, high, f):
-    return sum(f(end) for end in range(-low + 1, high) if (n + end) % 2 == 0)
+def _upper_only(n, low, high, end):
+    return free(n, end) - free(n, 2 * high - end)
+
+
+def _touching(n, low, high, end):
+    return strip(n, low + 1, high + 1, end)
+
+
+def _no_walls(n, low, high, end):
+    return free(n, end)
+
+
+def _over_ends(n, low, high, end, anywhere, count):
+    """`count` for the one end point, or added over every end point inside the walls."""
+    if not anywhere:
+        return count(n, low, high, end)
+    return sum(count(n, low, high, e) for e in range(-low + 1, high) if (n + e) % 2 == 0)
 
 
 def _case(rng, index, difficulty):
@@ -56,16 +71,8 @@ def _case(rng, index, difficulty):
         end = rng.randrange(-low + 1, high)
         if (n + end) % 2:
             continue
-        if anywhere:
-            answer = _over_ends(n, low, high, lambda e: strip(n, low, high, e))
-            traps = [_over_ends(n, low, high, lambda e: _first_order(n, low, high, e)),
-                     _over_ends(n, low, high, lambda e: free(n, e) - free(n, 2 * high - e)),
-                     _over_ends(n, low + 1, high + 1, lambda e: strip(n, low + 1, high + 1, e)),
-                     _over_ends(n, low, high, lambda e: free(n, e))]
-        else:
-            answer = strip(n, low, high, end)
-            traps = [_first_order(n, low, high, end), free(n, end) - free(n, 2 * high - end),
-                     strip(n, low + 1, high + 1, end), free(n, end)]
+        answer, *traps = (_over_ends(n, low, high, end, anywhere, count) for count in (
+            strip, _first_order, _upper_only, _touching, _no_walls))
         if len(set(traps) - {answer}) == 4:
             break
     where = "it may end anywhere" if anywhere else f"it must end at {end}"
