@@ -101,7 +101,7 @@ def _case(rng, index, difficulty):
 
         Answer: {answer}
     """
-    hardness = {"steps": 2 + 2 * len(primes), "search": divisor_count ** size, "traps": len(set(traps) - {answer})}
+    hardness = {"steps": 2 + len(primes) * (2 if with_gcd else 1), "search": divisor_count ** size, "traps": len(traps)}
     notes = f"""{divisor_count ** size:,} tuples of divisors of {lcm:,}; the count needs the factorisation, the
         prime-by-prime reduction and an inclusion-exclusion on the largest{' and smallest' if with_gcd else ''}
         exponent for each of {len(primes)} primes. Traps: {slips}."""
