@@ -89,8 +89,8 @@ def _case(rng, index, difficulty):
     condition = f"lcm({names}) = {lcm:,}" + (f" and gcd({names}) = {g:,}" if with_gcd else "")
     prompt = f"""
         How many ordered {'triples' if size == 3 else 'quadruples'} ({names}) of positive integers satisfy
-        {condition}? (lcm is the least common multiple, gcd the greatest common divisor; tuples that
-        differ only in order count separately.)
+        {condition}? ({'lcm is the least common multiple, gcd the greatest common divisor' if with_gcd else
+        'lcm is the least common multiple'}; tuples that differ only in order count separately.)
     """
     reference = f"""
         {lcm:,} = {factored(lcm)}{f' and {g:,} = ' + factored(g) if factored(g) != str(g) else ''}. The

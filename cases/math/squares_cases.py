@@ -55,10 +55,10 @@ def _case(rng, index, difficulty):
     in_range = sum(flags[low:high + 1])
     traps = [answer - 1, in_range + 1, round((high - low + 1) * 6 / 3.141592653589793 ** 2) + 1,
              high - low + 1 - (isqrt(high) - isqrt(low - 1)) + 1]
-    span = f"the integers from {low} to {high} inclusive"
+    span = f"the integers {low} to {high} (inclusive)"
     prompt = f"""
         What is the smallest number m with this property: however m different integers are chosen
-        from {span}, two of the chosen integers have a product that is a perfect square?
+        from among {span}, two of the chosen integers have a product that is a perfect square?
     """
     reference = f"""
         Write each number as s·k² with s squarefree (its squarefree part). Two numbers multiply to a
