@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -179,3 +181,36 @@ def test_regex_check(spec, field):
     assert field in [f for f, _ in problems]
     if field == "pattern" and "pattern" in spec:
         assert "does not compile" in problems[0][1]
+
+
+BOATS_PROMPT = ("Read the document, then answer.\n\n<document>\nThe yard launched Dunlin on 3 May, then Curlew on "
+                "9 June.\n\nDunlin, Curlew and Eider were painted, tarred, and named.\n</document>\n\n"
+                "Here is a list of boats: Kittiwake, Gannet Rock, Dunlin, Curlew, Eider. Which one did the yard "
+                "launch second? Finish with a final line of the form `Answer: <boat name>`.")
+
+
+@pytest.mark.parametrize(("content", "passed"), [
+    ("Answer: Curlew", True),
+    ("The yard launched Dunlin first.\n\n**Answer:** The boat is Curlew.", True),
+    ("Answer: Curlew, as the dates show", True),
+    ("Answer: Curlew, Dunlin", False),                      # a second boat from the question's list
+    ("Answer: Curlew, Gannet Rock", False),                 # a second choice of two words
+    ("Answer: Curlew\n\nActually, it is Kittiwake.", False),
+    ("Answer: Curlew\n\nCorrection: the boat name is Eider.", False),  # named after the format's wording
+])
+def test_exact_reads_the_choices_a_question_lists_as_candidates_not_wording(content, passed):
+    case = Case(id="t", category="longctx", difficulty="medium", messages=({"role": "user", "content": BOATS_PROMPT},),
+                grader={"type": "exact", "answer": "Curlew"})
+    result = grade(case, Response(content=content))
+    assert result.passed is passed, result.reason
+
+
+def test_what_a_grader_derives_from_a_case_is_kept_on_the_case_and_not_copied_by_replace():
+    case = Case(id="t", category="math", difficulty="easy", messages=({"role": "user", "content": "7 and 5?"},),
+                grader={"type": "numeric", "answer": 12})
+    assert grade(case, Response(content="Answer: 12")).passed
+    assert case.derived["prompt_numbers"] == frozenset({7, 5})
+    other = dataclasses.replace(case, messages=({"role": "user", "content": "3 and 9?"},))
+    assert other.derived == {}
+    assert grade(other, Response(content="Answer: 12")).passed
+    assert other.derived["prompt_numbers"] == frozenset({3, 9})

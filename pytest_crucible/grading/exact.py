@@ -87,14 +87,19 @@ class Answers:
         cs = bool(spec.get("case_sensitive", False))
         golds = tuple(str(g) for g in [spec["answer"], *(spec.get("alternatives") or [])])
         prompt = "\n".join(m.get("content") for m in case.messages if isinstance(m.get("content"), str))
-        question = " ".join(p for p in re.split(r"\n\s*\n", prompt)[-2:]) + " " + " ".join(
-            s for s in re.findall(r"[^.!?\n]*\?", prompt))
-        wording = _WORDING | {t.casefold() for t in _TOKEN.findall(plain(question))}
+        # the question is asked outside a quoted <document> (a haystack's last paragraph is not the question)
+        asked = re.sub(r"<document>.*?</document>", "\n\n", prompt, flags=re.S)
+        question = " ".join(p for p in re.split(r"\n\s*\n", asked)[-2:]) + " " + " ".join(
+            s for s in re.findall(r"[^.!?\n]*\?", asked))
+        # the question's own list of choices holds candidates, never wording ("Razorbill, Kittiwake" hedges)
+        offered = _offered(plain(question), golds)
+        wording = (_WORDING | {t.casefold() for t in _TOKEN.findall(plain(question))}) - offered
         shapes = [_shape(g) for g in golds if re.search(r"[0-9]|[^\w\s]|_", g) and " " not in g.strip()]
         distinctive = re.compile(rf"(?<![\w-])(?:{'|'.join(shapes)})(?![\w-])") if shapes else None
         gold_words = {normalize(g) for g in golds}
+        siblings = (_siblings(plain(prompt), golds) - gold_words - wording) | offered
         return cls(frozenset(normalize(g, cs) for g in golds), golds, cs, frozenset(wording - gold_words),
-                   distinctive, frozenset(_siblings(plain(prompt), golds) - gold_words - wording))
+                   distinctive, frozenset(siblings))
 
     def is_gold(self, text: str) -> bool:
         return normalize(text, self.case_sensitive) in self.accepted
@@ -115,6 +120,19 @@ class Answers:
             rest = word_pattern(g, self.case_sensitive).sub(" ", rest)
         return [t for t in _TOKEN.findall(rest)
                 if t.casefold() not in self.wording and not commitment.HEDGE.fullmatch(t)]
+
+
+def _offered(question: str, golds: tuple[str, ...]) -> set[str]:
+    """The words of the other choices when the question lists the gold among comma-separated choices
+    ("Here is a list of boats: Kittiwake, Gannet Rock, Razorbill."): the words of each short item but the gold's."""
+    gold_tokens = {t.casefold() for g in golds for t in _TOKEN.findall(g)}
+    out: set[str] = set()
+    for sentence in re.split(r"(?<=[.?!])\s+|\n", question):
+        if sentence.count(",") < 2 or not any(word_pattern(g).search(sentence) for g in golds):
+            continue
+        items = [re.sub(r"^\s*(?:and|or)\s+", "", part.split(":")[-1]).strip(" .?!") for part in sentence.split(",")]
+        out |= {t.casefold() for item in items if len(item.split()) <= 3 for t in _TOKEN.findall(item)}
+    return out - gold_tokens - _WORDING
 
 
 def _siblings(prompt: str, golds: tuple[str, ...]) -> set[str]:
@@ -178,7 +196,7 @@ def _offers(text: str, known: Answers, in_head: bool) -> str:
         if len(values) > 1:
             return ", ".join(sorted(values))
     for piece in [text] if in_head else _REMARK_PIECES.split(text):
-        others = known.candidates(piece)
+        others = known.candidates(piece) or ([] if in_head else [n for n in [_lone_name(piece, known, 2)] if n])
         if others and (commitment.hedges(piece) or not commitment.rejects(piece)):
             return ", ".join(dict.fromkeys(others))
         if commitment.hedges(piece) and known.content(piece):
@@ -191,13 +209,23 @@ def _offers(text: str, known: Answers, in_head: bool) -> str:
     return ""
 
 
+def _lone_name(text: str, known: Answers, limit: int) -> str:
+    """The one capitalised word of a short text (at most `limit` words) that is neither the gold nor wording,
+    when the gold is a name too: "the boat name is Dunlin" names another boat; "as shown" names nothing."""
+    tokens = _TOKEN.findall(text)
+    if not known.golds[0][:1].isupper() or not tokens or len(tokens) > limit or known.gold_in(text):
+        return ""
+    rest = [t for t in tokens if t.casefold() not in known.wording and not commitment.HEDGE.fullmatch(t)]
+    return rest[0] if len(rest) == 1 and rest[0][:1].isupper() else ""
+
+
 def _after(text: str, start: int, known: Answers) -> str:
     """What the text after the final answer offers instead of it: a correction naming another value, or the words
     that take the answer back."""
     for claim in commitment.claims(text, start):
-        others = known.candidates(claim.value)
         bare = _TOKEN.fullmatch(claim.value.strip(" .!\"'*`"))
-        if others or (bare and not known.is_gold(claim.value) and claim.value.casefold() not in known.wording):
+        if known.candidates(claim.value) or _lone_name(claim.value, known, limit=4) or (
+                bare and not known.is_gold(claim.value) and claim.value.casefold() not in known.wording):
             return f"{claim.cue} {claim.value}"
     taken_back = commitment.admission(text, start)
     return f'taken back after it was given ("{taken_back}")' if taken_back else ""
@@ -223,7 +251,10 @@ def grade(case, response) -> Grade:
     answers, end, why = candidate(response.content)
     if not answers:
         return Grade(False, why)
-    known = Answers.of(case)
+    derived = getattr(case, "derived", {})
+    if "exact_answers" not in derived:
+        derived["exact_answers"] = Answers.of(case)
+    known = derived["exact_answers"]
     verdicts = [judge(a, known) for a in answers]
     last = verdicts[-1]
     unsure = next((v for v in verdicts if v.kind == "ambiguous"), None)

@@ -90,8 +90,11 @@ _LEADS_WITH_NUMBER = re.compile(r"\s*(?:[-+−]\s*)?[$€£]?\s*(?:[0-9]|\\[dt]?
 
 def prompt_numbers(case) -> frozenset:
     """The numbers of a case's messages: inputs, which a remark beside the answer may name without stating them."""
-    text = "\n".join(m.get("content") for m in case.messages if isinstance(m.get("content"), str))
-    return frozenset(n.value for n in numbers(text))
+    derived = getattr(case, "derived", {})
+    if "prompt_numbers" not in derived:
+        text = "\n".join(m.get("content") for m in case.messages if isinstance(m.get("content"), str))
+        derived["prompt_numbers"] = frozenset(n.value for n in numbers(text))
+    return derived["prompt_numbers"]
 
 
 def _after_answer(text: str, start: int, inputs: frozenset) -> tuple[list, str]:

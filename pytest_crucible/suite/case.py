@@ -86,6 +86,10 @@ class Case:
     reasoning_budget: int | None = None
     # the facts the tier rule reads (suite/tiers.py): {steps, search, traps}; empty when not declared
     hardness: dict = field(default_factory=dict)
+    # what graders derive from the case alone (its prompt's numbers, its accepted answers), computed on the
+    # first grade: a 128k-token prompt takes a second to read, and verify grades each case many times
+    # (not an init field: dataclasses.replace gives the new case an empty one)
+    derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def hard(self) -> bool:

@@ -105,8 +105,11 @@ def exact(cases) -> list[Reply]:
     for i, case in enumerate(with_decoys):
         gold = str(case.grader["answer"])
         decoy = _decoys(case, gold)[0]
-        noun = "door code" if "door code" in prompt_of(case) else "access code" if "access code" in prompt_of(case) \
-            else "serial" if "serial" in prompt_of(case) else "state"
+        asked = prompt_of(case)
+        placeholder = re.search(r"Answer: <([a-z ]+)>", asked)  # the answer format names the thing: `<boat name>`
+        noun = "door code" if "door code" in asked else "access code" if "access code" in asked \
+            else "serial" if "serial" in asked else "state" if "state" in asked or not placeholder \
+            else placeholder.group(1)
         dressed = {
             "LaTeX text in a box": f"$\\boxed{{\\text{{{gold}}}}}$",
             "LaTeX mathrm": f"Therefore the result is\n\n\\[\\boxed{{\\mathrm{{{gold}}}}}\\]",
