@@ -112,7 +112,7 @@ def _case(index: int, rng, n: int) -> dict:
     hardness = {"steps": best, "search": math.factorial(n), "traps": 2}
     case = numeric_case(
         family=FAMILY, index=index, difficulty=tier_of(hardness), prompt=prompt, answer=best,
-        solver=program(SOLVER, PROMPT=prompt),
+        solver="",
         reference=f"""\
             Count the places where neighbours are not consecutive sizes (the plate below counts as size {n + 1}):
             there are {lower}, and one flip can mend at most one, so at least {lower} flips are needed. Checking
@@ -127,6 +127,7 @@ def _case(index: int, rng, n: int) -> dict:
         max_tokens=32768 if tier_of(hardness) == "hard" else 16384,
         title=f"Pancake stack of {n}: fewest flips to sort")
     case["hardness"] = hardness
+    case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 
 

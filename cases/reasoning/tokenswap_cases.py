@@ -130,7 +130,7 @@ def _case(index: int, rng, n: int, extra: int) -> dict:
     difficulty = tier_of(hardness)
     case = numeric_case(
         family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
-        solver=program(SOLVER, PROMPT=prompt),
+        solver="",
         reference=f"""\
             Each wagon is some number of tracks from home; the distances add up to {total}, and one swap moves two wagons one track each,
             so at least {lower} moves are needed. Wagons that must pass through each other's sidings cost extra
@@ -145,6 +145,7 @@ def _case(index: int, rng, n: int, extra: int) -> dict:
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Token swapping on {n} sidings: fewest swaps home")
     case["hardness"] = hardness
+    case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 
 

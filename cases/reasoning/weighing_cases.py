@@ -105,7 +105,7 @@ def _case(index: int, rng, n: int, asked: str) -> dict:
     difficulty = tier_of(hardness)
     case = numeric_case(
         family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=answer,
-        solver=program(SOLVER, PROMPT=prompt),
+        solver="",
         reference=f"""\
             A pan's excess is +2 g for the heavy fake and -1 g for the light one, so the heavy fake outweighs the
             light one on the same side, and a pan holding both is 1 g heavier. Going through the weighings and
@@ -122,6 +122,7 @@ def _case(index: int, rng, n: int, asked: str) -> dict:
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Weighing log, {n} coins and two fakes: the {asked} one")
     case["hardness"] = hardness
+    case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 
 
