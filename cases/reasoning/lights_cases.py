@@ -58,7 +58,7 @@ def _instance(rng, n: int, wires: int):
             if (hidden >> k) & 1:
                 lit ^= masks[k]
         sizes = sorted(bin(x).count("1") for x in _solutions(masks, lit))
-        if 2 <= len(sizes) <= 8 and sizes[0] < sizes[1] and sizes[0] >= min(4, n // 2) and bin(lit).count("1") not in (0, sizes[0]):
+        if 2 <= len(sizes) <= 8 and sizes[1] > sizes[0] >= min(4, n // 2) and bin(lit).count("1") != sizes[0]:
             return sorted(pairs), lit, sizes
 
 

@@ -78,8 +78,8 @@ def _instance(rng, k: int):
             windows[c] = (start, start + width)
             time = max(time, start) + SERVICE
             here = c
-        nearest = _greedy(travel, windows, k, lambda here, c: (travel[here][c], c))
-        deadline = _greedy(travel, windows, k, lambda here, c: (windows[c][1], c))
+        nearest = _greedy(travel, windows, k, lambda here, c, table=travel: (table[here][c], c))
+        deadline = _greedy(travel, windows, k, lambda here, c, open_=windows: (open_[c][1], c))
         if nearest == deadline == INF:
             continue
         best = earliest_return(travel, windows, k)
@@ -94,7 +94,8 @@ import re
 from itertools import permutations
 rows = re.findall(r"^\| (\w+) \|((?: *\d+ *\|)+)$", PROMPT, re.M)
 travel = [[int(x) for x in cells.split("|") if x.strip()] for _, cells in rows]
-windows = {int(c): (int(a), int(b)) for c, a, b in re.findall(r"customer (\d+): from minute (\d+) to minute (\d+)", PROMPT)}
+found = re.findall(r"customer (\d+): from minute (\d+) to minute (\d+)", PROMPT)
+windows = {int(c): (int(a), int(b)) for c, a, b in found}
 service = int(re.search(r"takes (\d+) minutes", PROMPT).group(1))
 best = None
 for order in permutations(sorted(windows)):

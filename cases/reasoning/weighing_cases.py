@@ -25,12 +25,12 @@ def _tilt(pans: tuple[frozenset, frozenset], heavy: int, light: int) -> int:
 
 
 def _fits(log, pairs):
-    return [(h, l) for h, l in pairs if all(_tilt(pans, h, l) == out for pans, out in log)]
+    return [(h, lt) for h, lt in pairs if all(_tilt(pans, h, lt) == out for pans, out in log)]
 
 
 def _instance(rng, n: int):
     coins = range(1, n + 1)
-    every = [(h, l) for h in coins for l in coins if h != l]
+    every = [(h, lt) for h in coins for lt in coins if h != lt]
     while True:
         heavy, light = rng.sample(coins, 2)
         log: list = []
@@ -47,7 +47,7 @@ def _instance(rng, n: int):
         if len(alive) != 1:
             continue
         # bit i of a pair's mask: the pair contradicts weighing i; drop weighings until each one is needed
-        masks = [sum(1 << i for i, (pans, out) in enumerate(log) if _tilt(pans, h, l) != out) for h, l in every]
+        masks = [sum(1 << i for i, (pans, out) in enumerate(log) if _tilt(pans, h, lt) != out) for h, lt in every]
         kept = (1 << len(log)) - 1
         for i in range(len(log)):
             if all(m & kept & ~(1 << i) for m in masks if m):
