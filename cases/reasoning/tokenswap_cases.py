@@ -134,7 +134,8 @@ def _case(index: int, rng, n: int, extra: int) -> dict:
         reference=f"""\
             Each wagon is some number of tracks from home; the distances add up to {total}, and one swap
             moves two wagons one track each, so at least {lower} moves are needed. Wagons that must pass
-            through each other's sidings cost extra swaps; a level-by-level search over the arrangements finds the first solution after {best} moves.
+            through each other's sidings cost extra swaps; a level-by-level search over the arrangements
+            finds the first solution after {best} moves.
 
             Answer: {best}""",
         traps=[lower, free, best - 1],
