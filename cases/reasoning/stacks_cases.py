@@ -121,10 +121,10 @@ def _show(state) -> str:
 def _case(index: int, rng, n: int, limits) -> dict:
     start, goal, best, lower, free = _instance(rng, n, limits)
     indent = "\n        "
-    limit_text = ", ".join(f"stack {STACK_NAMES[i]} holds at most {h}" for i, h in enumerate(limits))
+    limit_text = ", ".join(f"stack {STACK_NAMES[i]} holds at most {h} crates" for i, h in enumerate(limits))
     prompt = f"""\
-        A warehouse robot rearranges {n} lettered crates kept in {len(limits)} stacks. Height limits: {limit_text}
-        crates.
+        A warehouse robot rearranges {n} lettered crates kept in {len(limits)} stacks.
+        Height limits: {limit_text}.
         Now (bottom to top):
         {_show(start).replace(chr(10), indent)}
         Wanted (bottom to top):
