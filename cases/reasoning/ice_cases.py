@@ -74,10 +74,10 @@ def _instance(rng, side: int, rock_count: int, depth_range):
         rocks, a, b = frozenset(chosen[:rock_count]), chosen[-2], chosen[-1]
         table = _stops(rocks, side)
         alone = _depths((a, b), table, False)
-        if max(alone.values()) <= low + 1:
+        if max(alone.values()) <= low:
             continue
         both = _depths((a, b), table, True, high)
-        targets = [t for t, d in both.items() if low <= d <= high and d + 1 < alone.get(t, 0) < 99]
+        targets = [t for t, d in both.items() if low <= d <= high and d < alone.get(t, 0) < 99]
         if targets:
             target = max(targets, key=lambda t: (both[t], t))
             return rocks, a, b, target, both[target], alone.get(target)
