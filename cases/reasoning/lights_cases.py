@@ -107,7 +107,7 @@ def _case(index: int, rng, n: int, wires: int) -> dict:
         reference=f"""\
             Pressing a button twice undoes it and the order of presses does not matter, so a solution is a set
             of buttons: one equation over GF(2) per lamp. Eliminating gives {len(sizes)} sets that turn
-            everything off (the system has {len(sizes).bit_length() - 1} free choices); their sizes are
+            everything off ({len(sizes).bit_length() - 1} free variable(s) in the system); their sizes are
             {", ".join(map(str, sizes))}, so the smallest takes {best} presses.
 
             Answer: {best}""",

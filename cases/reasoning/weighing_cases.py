@@ -89,7 +89,7 @@ OUTCOME = {1: "the left pan goes down", -1: "the right pan goes down", 0: "the p
 def _case(index: int, rng, n: int, asked: str) -> dict:
     log, heavy, light, near = _instance(rng, n)
     answer, other = (heavy, light) if asked == "heavy" else (light, heavy)
-    lines = "\n".join(
+    lines = "\n        ".join(
         f"{i}. left pan {', '.join(map(str, sorted(left)))} against right pan {', '.join(map(str, sorted(right)))}: "
         f"{OUTCOME[out]}." for i, ((left, right), out) in enumerate(log, 1))
     prompt = f"""\
