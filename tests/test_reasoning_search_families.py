@@ -27,7 +27,7 @@ FAMILIES = {  # file -> (family, siblings)
     "lights_cases.py": ("RE-lights", 4), "weighing_cases.py": ("RE-weigh", 4),
     "timewindows_cases.py": ("RE-tsptw", 4), "torch_cases.py": ("RE-torch", 4),
     "stacks_cases.py": ("RE-stacks", 4), "ice_cases.py": ("RE-ice", 4), "packing_cases.py": ("RE-pack", 4),
-    "codebreak_cases.py": ("RE-codebreak", 4), "fuel_cases.py": ("RE-fuel", 4),
+    "codebreak_cases.py": ("RE-codebreak", 4), "fuel_cases.py": ("RE-fuel", 4), "slots_cases.py": ("RE-slots", 4),
 }
 
 

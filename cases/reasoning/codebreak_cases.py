@@ -100,7 +100,7 @@ def _case(index: int, rng, length: int, top: int, repeats: bool) -> dict:
         """
     near_numbers = [int("".join(map(str, c))) for c in near[:3]]
     last = int("".join(map(str, log[-1][0])))
-    hardness = {"steps": len(log) + length, "search": total, "traps": 1 + (last != answer)}
+    hardness = {"steps": len(log) + length, "search": total, "traps": 1}  # the codes that fit all but the last score
     difficulty = tier_of(hardness)
     case = numeric_case(
         family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=answer,
