@@ -115,9 +115,9 @@ def _case(index: int, rng, n: int) -> dict:
         solver="",
         reference=f"""\
             Count the places where neighbours are not consecutive sizes (the plate below counts as size {n + 1}):
-            there are {lower}, and one flip can mend at most one, so at least {lower} flips are needed. Checking
-            every sequence of that length and one more shows none sorts the stack; searching level by level,
-            the first sorting sequence has {best} flips.
+            there are {lower}, and one flip can mend at most one, so at least {lower} flips are needed. That bound
+            is not reached here: searching level by level from {lower} flips upwards, the first sequence that
+            sorts the stack has {best} flips.
 
             **Answer: {best}**""",
         traps=[lower, textbook, best - 1],
