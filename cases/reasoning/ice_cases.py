@@ -10,8 +10,6 @@ depth-first search with a table of positions already explored to a given depth.
 
 from __future__ import annotations
 
-from collections import deque
-
 from pytest_crucible.suite.families import family_rng, numeric_case, program
 from pytest_crucible.suite.tiers import tier_of
 
@@ -48,21 +46,23 @@ def _slide(cell, step, table, other):
 def _depths(start, table, move_b: bool, limit: int = 99) -> dict:
     """Fewest moves (up to `limit`) until robot A first stops on each square."""
     seen = {start: 0}
-    queue = deque([start])
-    first: dict = {}
-    while queue:
-        a, b = queue.popleft()
-        first.setdefault(a, seen[(a, b)])
-        if seen[(a, b)] >= limit:
-            continue
-        for step in STEPS.values():
-            nxt = [(_slide(a, step, table, b), b)]
-            if move_b:
-                nxt.append((a, _slide(b, step, table, a)))
-            for state in nxt:
-                if state not in seen:
-                    seen[state] = seen[(a, b)] + 1
-                    queue.append(state)
+    frontier = [start]
+    first: dict = {start[0]: 0}
+    for depth in range(1, limit + 1):
+        following = []
+        for a, b in frontier:
+            for step in STEPS.values():
+                moved = [(_slide(a, step, table, b), b)]
+                if move_b:
+                    moved.append((a, _slide(b, step, table, a)))
+                for state in moved:
+                    if state not in seen:
+                        seen[state] = depth
+                        first.setdefault(state[0], depth)
+                        following.append(state)
+        if not following:
+            break
+        frontier = following
     return first
 
 
