@@ -77,7 +77,7 @@ def _instance(rng, side: int, rock_count: int, depth_range):
         if max(alone.values()) <= low:
             continue
         both = _depths((a, b), table, True, high)
-        targets = [t for t, d in both.items() if low <= d <= high and d < alone.get(t, 0) < 99]
+        targets = [t for t, d in both.items() if low <= d <= high and d < alone.get(t, 0) < 99 and t != b]
         if targets:
             target = max(targets, key=lambda t: (both[t], t))
             return rocks, a, b, target, both[target], alone.get(target)

@@ -83,6 +83,8 @@ def _instance(rng, k: int):
         if nearest == deadline == INF:
             continue
         best = earliest_return(travel, windows, k)
+        if all(t in (best, INF) for t in (nearest, deadline)):
+            continue  # the windowless optimum alone cannot make two traps
         free = earliest_return(travel, {c: (0, INF) for c in range(k + 1)}, k)
         traps = list(dict.fromkeys(t for t in (nearest, deadline, free) if t < INF and t != best))
         if len(traps) >= 2:
