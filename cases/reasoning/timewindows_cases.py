@@ -86,8 +86,10 @@ def _instance(rng, k: int):
         if all(t in (best, INF) for t in (nearest, deadline)):
             continue  # the windowless optimum alone cannot make two traps
         free = earliest_return(travel, {c: (0, INF) for c in range(k + 1)}, k)
-        traps = list(dict.fromkeys(t for t in (nearest, deadline, free) if t < INF and t != best))
-        if len(traps) >= 2:
+        named = {"the nearest-next route": nearest, "the earliest-deadline route": deadline,
+                 "the shortest round ignoring the windows": free}
+        traps = {label: t for label, t in named.items() if t < INF and t != best}
+        if len(set(traps.values())) >= 2:
             return travel, windows, best, traps
 
 
@@ -139,7 +141,8 @@ def _case(index: int, rng, k: int) -> dict:
         {window_lines.replace(chr(10), chr(10) + "        ")}
         What is the earliest minute at which the van can be back at the depot with every delivery made?
         """
-    hardness = {"steps": k + 1, "search": math.factorial(k), "traps": len(traps)}
+    hardness = {"steps": k + 1, "search": math.factorial(k), "traps": len(set(traps.values()))}
+    trap_text = "; ".join(f"{label} gives {t}" for label, t in traps.items())
     difficulty = tier_of(hardness)
     case = numeric_case(
         family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
@@ -150,11 +153,11 @@ def _case(index: int, rng, k: int) -> dict:
             complete round gets back to the depot at minute {best}.
 
             Answer: {best}""",
-        traps=[*traps, best - 1],
-        notes=f"""{k} customers, {math.factorial(k):,} delivery orders, most of them missing a window. The
-            nearest-next and earliest-deadline routes and the shortest route ignoring windows give
-            {", ".join(map(str, traps))}, not the optimum {best}; each order takes {k + 1} dependent
-            legs (arrival, wait, service) to check, and the windows make pruning by distance unreliable.""",
+        traps=[*traps.values(), best - 1],
+        notes=f"""{k} customers, {math.factorial(k):,} delivery orders, most of them missing a window.
+            {trap_text[0].upper() + trap_text[1:]}, not the optimum {best} (a route
+            that misses a window is no answer at all); each order takes {k + 1} dependent legs (arrival, wait,
+            service) to check, and the windows make pruning by distance unreliable.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Delivery route with time windows: {k} customers, earliest return")
     case["hardness"] = hardness
