@@ -54,11 +54,11 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
                            "status": "active"}}
     if name == "get_rate":
         base, quote = (str(arguments.get(k, "")).strip().upper() for k in ("base", "quote"))
-        rates = state["rates"][state["generation"]]
-        if (base, quote) in rates:
-            rate = Decimal(rates[(base, quote)]) / 10000
-        elif (quote, base) in rates:
-            rate = (1 / (Decimal(rates[(quote, base)]) / 10000)).quantize(Decimal("0.0001"))
+        rates = state["rates"][state["generation"] - 1]
+        if f"{base}/{quote}" in rates:
+            rate = Decimal(rates[f"{base}/{quote}"]) / 10000
+        elif f"{quote}/{base}" in rates:
+            rate = (1 / (Decimal(rates[f"{quote}/{base}"]) / 10000)).quantize(Decimal("0.0001"))
         else:
             return {"error": f"no rate for {base}/{quote}"}
         return {"result": {"base": base, "quote": quote, "rate": str(rate), "quote_id": _quote_id(state, base, quote)}}
@@ -86,19 +86,19 @@ def _world(rng: random.Random) -> dict:
     curs = rng.sample([c for c in ["EUR", "USD", "NOK", "DKK", "PLN"] if c != inv_cur], 3)
     amount = rng.randint(180000, 950000)
     ids = [f"{c}-{rng.choice(['OPS', 'MAIN', 'RES', 'PAY'])}{rng.randint(1, 9)}" for c in curs]
-    rates1 = {(inv_cur, c): rng.randint(5000, 130000) for c in curs}
+    rates1 = {f"{inv_cur}/{c}": rng.randint(5000, 130000) for c in curs}
     while True:
         rates2 = {k: v + rng.choice([-1, 1]) * rng.randint(11, 60) for k, v in rates1.items()}
         if all(_convert(amount, rates1[k]) != _convert(amount, rates2[k]) for k in rates1):
             break
-    need1 = [_convert(amount, rates1[(inv_cur, c)]) for c in curs]
-    need2 = [_convert(amount, rates2[(inv_cur, c)]) for c in curs]
+    need1 = [_convert(amount, rates1[f"{inv_cur}/{c}"]) for c in curs]
+    need2 = [_convert(amount, rates2[f"{inv_cur}/{c}"]) for c in curs]
     short = max(need1[0], need2[0]) + rng.randint(100, FEE_CENTS - 100)    # covers the amount, not the fee
     accounts = {ids[0]: {"currency": curs[0], "cents": short},
                 ids[1]: {"currency": curs[1], "cents": max(need1[1], need2[1]) + FEE_CENTS + rng.randint(5000, 90000)},
                 ids[2]: {"currency": curs[2], "cents": need2[2] * 3}}
     return {"invoice_currency": inv_cur, "amount": amount, "ids": ids, "curs": curs, "accounts": accounts,
-            "rates": {1: rates1, 2: rates2}, "need1": need1, "need2": need2}
+            "rates": [rates1, rates2], "need1": need1, "need2": need2}
 
 
 SOLVER = '''
@@ -146,7 +146,7 @@ def _case(number: int, rng: random.Random) -> dict:
     first_pay = {"invoice": inv, "from_account": ids[0], "amount_cents": w["need1"][0], "quote_id": q(1, curs[0])}
     hardness = {"steps": 9, "search": 3, "traps": 3}
     accounts = {a: (f"{v['cents'] / 100:.2f}", v["currency"]) for a, v in w["accounts"].items()}
-    rates = {c: [str(Decimal(w["rates"][g][(cur_inv, c)]) / 10000) for g in (1, 2)] for c in curs}
+    rates = {c: [str(Decimal(w["rates"][g][f"{cur_inv}/{c}"]) / 10000) for g in (0, 1)] for c in curs}
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": tier_of(hardness),
         "hardness": hardness, "title": "Pay a foreign invoice from the first account that covers it; the quote expires",
