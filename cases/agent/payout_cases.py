@@ -86,7 +86,8 @@ def _world(rng: random.Random) -> dict:
     curs = rng.sample([c for c in ["EUR", "USD", "NOK", "DKK", "PLN"] if c != inv_cur], 3)
     amount = rng.randint(180000, 950000)
     ids = [f"{c}-{rng.choice(['OPS', 'MAIN', 'RES', 'PAY'])}{rng.randint(1, 9)}" for c in curs]
-    rates1 = {f"{inv_cur}/{c}": rng.randint(5000, 130000) for c in curs}
+    per_eur = {"CHF": 0.94, "GBP": 0.85, "SEK": 11.4, "EUR": 1.0, "USD": 1.08, "NOK": 11.6, "DKK": 7.46, "PLN": 4.3}
+    rates1 = {f"{inv_cur}/{c}": round(per_eur[c] / per_eur[inv_cur] * rng.uniform(0.97, 1.03) * 10000) for c in curs}
     while True:
         rates2 = {k: v + rng.choice([-1, 1]) * rng.randint(11, 60) for k, v in rates1.items()}
         if all(_convert(amount, rates1[k]) != _convert(amount, rates2[k]) for k in rates1):
