@@ -131,6 +131,7 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
         "simulation": {"handler": handler, "state": state, "max_turns": 12},
         "grader": {"type": "trace", "calls": calls, "order": "strict", "limit_to_required": ["book_train"],
+                   "repeats": True, "state": {"booked": [got[0], second[0]]},
                    "forbidden": ["cancel_booking"], "stop_after": [calls[-1]],
                    "answer": {"values": {"First train:": got[0], "Second train:": second[0]}, "decoys": decoys}},
         "notes": (f"Search both legs, book {first[0]} (sold out), book {got[0]} (arrives {_hm(got[2])}), re-plan the "

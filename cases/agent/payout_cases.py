@@ -77,7 +77,7 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     if amount + FEE_CENTS > account["cents"]:
         return {"error": "insufficient funds for the amount and the fee"}
     account["cents"] -= amount + FEE_CENTS
-    state["paid"] = {"account": arguments.get("from_account"), "amount_cents": amount}
+    state.setdefault("paid", []).append({"account": account["id"], "amount_cents": amount})
     return {"result": f"paid {arguments.get('invoice')}: {amount / 100:.2f} {account['currency']} plus fee"}
 
 
@@ -95,9 +95,9 @@ def _world(rng: random.Random) -> dict:
     need1 = [_convert(amount, rates1[f"{inv_cur}/{c}"]) for c in curs]
     need2 = [_convert(amount, rates2[f"{inv_cur}/{c}"]) for c in curs]
     short = max(need1[0], need2[0]) + rng.randint(100, FEE_CENTS - 100)    # covers the amount, not the fee
-    accounts = {ids[0]: {"currency": curs[0], "cents": short},
-                ids[1]: {"currency": curs[1], "cents": max(need1[1], need2[1]) + FEE_CENTS + rng.randint(5000, 90000)},
-                ids[2]: {"currency": curs[2], "cents": need2[2] * 3}}
+    accounts = {ids[0]: {"id": ids[0], "currency": curs[0], "cents": short},
+                ids[1]: {"id": ids[1], "currency": curs[1], "cents": max(need1[1], need2[1]) + FEE_CENTS + rng.randint(5000, 90000)},
+                ids[2]: {"id": ids[2], "currency": curs[2], "cents": need2[2] * 3}}
     return {"invoice_currency": inv_cur, "amount": amount, "ids": ids, "curs": curs, "accounts": accounts,
             "rates": [rates1, rates2], "need1": need1, "need2": need2}
 
@@ -157,8 +157,8 @@ def _case(number: int, rng: random.Random) -> dict:
                                  "invoice_currency": cur_inv}},
         "grader": {"type": "trace", "calls": [{"name": "pay_invoice", "arguments": pay1, "optional": True},
                                               {"name": "pay_invoice", "arguments": pay2}],
-                   "limit_to_required": ["pay_invoice"], "repeats": True, "state": {"paid": {"account": ids[1],
-                                                                           "amount_cents": w["need2"][1]}},
+                   "limit_to_required": ["pay_invoice"], "repeats": True, "state": {"paid": [{"account": ids[1],
+                                                                            "amount_cents": w["need2"][1]}]},
                    "answer": {"values": {"Paid from:": ids[1], "Amount:": w["need2"][1] / 100},
                               "decoys": [ids[0], ids[2], f"{w['need1'][1] / 100:.2f}"]}},
         "notes": ("Nine dependent steps: balance and rate of the first account (it covers the converted invoice but "

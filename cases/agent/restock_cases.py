@@ -134,8 +134,9 @@ def _case(number: int, rng: random.Random) -> dict:
         return _case(number, rng)
     shop_rows = [{"product_id": p, "sku": s, "listed": world["listed"][p]} for p, s in world["skus"].items()]
     calls = [{"name": "shop_set_qty", "arguments": {"product_id": p, "quantity": q}} for p, q in changes.items()]
-    prompt = ("You keep our web shop's stock in line with the warehouse, through tools. The warehouse system is the "
-              "truth. A product's sellable quantity is its SKU's on-hand count minus its reserved count, summed over "
+    shop = ["Lumen Home", "Tallow & Twine", "Northbound Gear", "Kiln Street"][(number - 1) % 4]
+    prompt = (f"You keep the {shop} web shop's stock in line with our warehouse in {rng.choice(['Leeds', 'Lyon', 'Graz', 'Tilburg'])}, "
+              "through tools. The warehouse system is the truth. A product's sellable quantity is its SKU's on-hand count minus its reserved count, summed over "
               "every bin that holds the SKU, and never below 0; a shop product whose SKU the warehouse has no record "
               "of has a sellable quantity of 0. Set every shop product whose listed quantity differs from its "
               "sellable quantity to the sellable quantity. Change nothing else, in either system.\n\n"
@@ -158,7 +159,7 @@ def _case(number: int, rng: random.Random) -> dict:
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
         "simulation": {"handler": handler, "max_turns": 14,
                        "state": {"pages": pages, "skus": world["skus"], "listed": dict(world["listed"])}},
-        "grader": {"type": "trace", "calls": calls, "limit_to_required": ["shop_set_qty"],
+        "grader": {"type": "trace", "calls": calls, "limit_to_required": ["shop_set_qty"], "repeats": True,
                    "forbidden": ["wms_adjust", "shop_delete_product"], "state": {"listed": target},
                    "answer": {"values": {"Updated:": len(changes)}}},
         "notes": (f"Steps: page 1, page 2 (rate limited once: retry the same cursor), page {len(pages)}, the shop list, a "

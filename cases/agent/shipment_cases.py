@@ -161,7 +161,7 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
         "simulation": {"handler": handler, "max_turns": 14,
                        "state": {"order": order, "hs": w["hs"], "rates": w["rates"], "address_id": w["address_id"],
                                  "shipments": []}},
-        "grader": {"type": "trace", "calls": [{"name": "create_shipment", "arguments": want}],
+        "grader": {"type": "trace", "calls": [{"name": "create_shipment", "arguments": want}], "repeats": True,
                    "forbidden": ["cancel_shipment"], "stop_after": ["create_shipment"],
                    "state": {"shipments": [{"service": service, "weight_g": weight,
                                             "customs": customs if kind != "domestic" else None}]},

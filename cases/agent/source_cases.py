@@ -131,7 +131,7 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
         "grader": {"type": "trace",
                    "calls": [{"name": "allocate", "arguments": {"order_id": order, "warehouse": answer, "sku": sku,
                                                                 "quantity": need}}],
-                   "limit_to_required": ["allocate"], "state": {"allocations": [answer]},
+                   "limit_to_required": ["allocate"], "repeats": True, "state": {"allocations": [answer]},
                    "answer": {"values": {"Warehouse:": answer, "Shipping:": price}, "decoys": [*decoys, skipped]}},
         "notes": (f"Per warehouse three facts from three tools (stock, transit days, price), then a constrained "
                   f"minimum. {w['short']} is cheapest but a few units short; {w['slow']} is next but a day too slow; "

@@ -27,7 +27,8 @@ OPS = ["eq", "gt", "gte", "lt", "lte", "in"]
 def _tool(name: str, fields: list[str], sort_fields: list[str]) -> dict:
     cond = {"type": "object", "properties": {
         "field": {"type": "string", "enum": fields}, "op": {"type": "string", "enum": OPS},
-        "value": {"type": ["string", "number", "array"], "items": {"type": ["string", "number"]}}},
+        "value": {"type": ["string", "number", "array"], "items": {"type": ["string", "number"]},
+                  "description": "a date is YYYY-MM-DD"}},
         "required": ["field", "op", "value"], "additionalProperties": False}
     group = {"type": "array", "items": cond}
     return function_tool(name, "Search. A record matches when every `all` condition holds, at least one `any` "

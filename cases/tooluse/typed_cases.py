@@ -135,9 +135,10 @@ def _job(rng: random.Random) -> dict:
               f"the arguments --since {since}. Set the environment variable BATCH_SIZE to {batch}. If a run fails, "
               f"retry it, up to {retries} attempts in all, waiting {backoff} minutes between attempts.")
     cron = {"one_of": [f"{minute} {hour} * * 1-5", f"{minute} {hour} * * MON-FRI", f"{minute} {hour} * * mon-fri"]}
-    args = {"command": "export-invoices", "cron": cron, "timezone": "Europe/Berlin", "args": ["--since", since],
+    argv = {"one_of": [["--since", since], [f"--since={since}"]]}
+    args = {"command": "export-invoices", "cron": cron, "timezone": "Europe/Berlin", "args": argv,
             "env": {"BATCH_SIZE": str(batch)}, "retry": {"max_attempts": retries, "backoff_seconds": round(backoff * 60)}}
-    plain = {**args, "cron": f"{minute} {hour} * * 1-5"}
+    plain = {**args, "cron": f"{minute} {hour} * * 1-5", "args": ["--since", since]}
     solver = r'''
 import json, re
 p = PROMPT
