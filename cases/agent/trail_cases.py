@@ -61,8 +61,10 @@ def _tree(files: dict, empty: list[str]) -> dict:
     return {d: sorted(children) for d, children in dirs.items()}
 
 
-def _world(rng: random.Random, kind: str) -> dict:
-    service = rng.choice(["payments", "ledger", "search", "billing", "checkout", "identity"])
+SERVICES = ["payments", "ledger", "search", "billing", "checkout", "identity"]
+
+
+def _world(rng: random.Random, kind: str, service: str) -> dict:
     teams = rng.sample(["atlas", "borealis", "cobalt", "delta", "ember", "fjord", "granite"], 4)
     old_team, new_team, legacy_team, other_team = teams
     cluster, legacy_cluster = rng.sample(["pg-amber", "pg-basalt", "pg-cedar", "pg-dune", "pg-elm"], 2)
@@ -119,8 +121,8 @@ print(json.dumps({{"values": {{"Host:": host, "Port:": port}}}}))
 '''
 
 
-def _case(number: int, kind: str, rng: random.Random) -> dict:
-    w = _world(rng, kind)
+def _case(number: int, kind: str, service: str, rng: random.Random) -> dict:
+    w = _world(rng, kind, service)
     service, folder = w["service"], w["folder"]
     read = lambda p: tool_turn(("read_file", {"path": p}))  # noqa: E731
     ls = lambda p: tool_turn(("list_dir", {"path": p}))  # noqa: E731
@@ -171,5 +173,6 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, kind, random.Random(f"{FAMILY}:{seed}:{n}"))
-            for n, kind in enumerate(["file", "dir", "both"], start=1)]
+    services = random.Random(f"{FAMILY}:{seed}").sample(SERVICES, 3)  # each sibling asks about its own service
+    return [_case(n, kind, service, random.Random(f"{FAMILY}:{seed}:{n}"))
+            for n, (kind, service) in enumerate(zip(["file", "dir", "both"], services), start=1)]
