@@ -24,22 +24,41 @@ DAY = datetime(2026, 3, 10)
 TOOLS = [
     function_tool("cmdb_lookup", "Look up a machine in the CMDB by host name.", {"host": {"type": "string"}}, ["host"]),
     function_tool("dns_reverse", "The host name of an IP address.", {"ip": {"type": "string"}}, ["ip"]),
-    function_tool("service_owner", "The team that owns a service, and its lead.", {"service": {"type": "string"}},
-                  ["service"]),
-    function_tool("oncall_rota", "A team's on-call rota: shifts and overrides, times in UTC, end exclusive.",
-                  {"team": {"type": "string"}}, ["team"]),
-    function_tool("directory_search", "People whose name matches: id, name, team.", {"name": {"type": "string"}},
-                  ["name"]),
-    function_tool("page", "Page one person.", {"person_id": {"type": "string"}, "message": {"type": "string"}},
-                  ["person_id", "message"]),
-    function_tool("page_team", "Page every member of a team.", {"team": {"type": "string"}, "message": {"type": "string"}},
-                  ["team", "message"]),
+    function_tool(
+        "service_owner", "The team that owns a service, and its lead.", {"service": {"type": "string"}}, ["service"]
+    ),
+    function_tool(
+        "oncall_rota",
+        "A team's on-call rota: shifts and overrides, times in UTC, end exclusive.",
+        {"team": {"type": "string"}},
+        ["team"],
+    ),
+    function_tool(
+        "directory_search", "People whose name matches: id, name, team.", {"name": {"type": "string"}}, ["name"]
+    ),
+    function_tool(
+        "page",
+        "Page one person.",
+        {"person_id": {"type": "string"}, "message": {"type": "string"}},
+        ["person_id", "message"],
+    ),
+    function_tool(
+        "page_team",
+        "Page every member of a team.",
+        {"team": {"type": "string"}, "message": {"type": "string"}},
+        ["team", "message"],
+    ),
 ]
 
 
 def handler(name: str, arguments: dict, state: dict) -> dict:
-    key = {"cmdb_lookup": "host", "dns_reverse": "ip", "service_owner": "service", "oncall_rota": "team",
-           "directory_search": "name"}.get(name)
+    key = {
+        "cmdb_lookup": "host",
+        "dns_reverse": "ip",
+        "service_owner": "service",
+        "oncall_rota": "team",
+        "directory_search": "name",
+    }.get(name)
     if key:
         value = str(arguments.get(key, "")).strip().lower()
         table = state[name]
@@ -57,13 +76,16 @@ def _fmt(t: datetime) -> str:
 
 
 def _world(rng: random.Random, kind: str) -> dict:
-    people = rng.sample(["Ana Ruiz", "Sam Okafor", "Lea Novak", "Ivo Petrov", "Mia Chen", "Tom Berg", "Noor Aziz",
-                         "Jon Hale"], 7)
+    people = rng.sample(
+        ["Ana Ruiz", "Sam Okafor", "Lea Novak", "Ivo Petrov", "Mia Chen", "Tom Berg", "Noor Aziz", "Jon Hale"], 7
+    )
     shifts = []
     for day in (-1, 0, 1):
         for start in (0, 8, 16):
             begin = DAY + timedelta(days=day, hours=start)
-            shifts.append({"start": _fmt(begin), "end": _fmt(begin + timedelta(hours=8)), "person": rng.choice(people[:5])})
+            shifts.append(
+                {"start": _fmt(begin), "end": _fmt(begin + timedelta(hours=8)), "person": rng.choice(people[:5])}
+            )
     for a, b in zip(shifts, shifts[1:]):
         if a["person"] == b["person"]:
             b["person"] = next(p for p in people[:5] if p != a["person"])
@@ -89,7 +111,7 @@ def _on_call(shifts: list, overrides: list, at: datetime) -> str:
     raise ValueError(at)
 
 
-SOLVER = '''
+SOLVER = """
 import json
 from datetime import datetime, timedelta
 ROTA, DIRECTORY, TEAM, LOCAL, OFFSET = {rota!r}, {directory!r}, {team!r}, {local!r}, {offset!r}
@@ -105,7 +127,7 @@ alert = datetime.strptime(LOCAL, "%Y-%m-%d %H:%M") - timedelta(hours=OFFSET)
 person = minutes[alert]
 pid = [p["id"] for p in DIRECTORY if p["name"] == person and p["team"] == TEAM][0]
 print(json.dumps({{"values": {{"Paged:": pid}}}}))
-'''
+"""
 
 
 def _case(number: int, kind: str, rng: random.Random) -> dict:
@@ -122,57 +144,93 @@ def _case(number: int, kind: str, rng: random.Random) -> dict:
     ids = {p: f"u{rng.randint(1000, 9999)}" for p in w["people"]}
     namesake = f"u{rng.randint(10000, 99999)}"
     directory = [{"id": ids[p], "name": p, "team": team} for p in w["people"][:6]]
-    directory += [{"id": namesake, "name": answer, "team": other_team}, {"id": ids[w["people"][6]],
-                                                                         "name": w["people"][6], "team": team}]
+    directory += [
+        {"id": namesake, "name": answer, "team": other_team},
+        {"id": ids[w["people"][6]], "name": w["people"][6], "team": team},
+    ]
     rng.shuffle(directory)
     lead = w["people"][6]
     rota = {"team": team, "shifts": w["shifts"], "overrides": [w["override"]]}
-    state = {"cmdb_lookup": {host: {"host": host, "service": service, "env": "prod"}},
-             "dns_reverse": {ip: host}, "service_owner": {service: {"team": team, "lead": lead}},
-             "oncall_rota": {team: rota}, "directory_search": directory}
+    state = {
+        "cmdb_lookup": {host: {"host": host, "service": service, "env": "prod"}},
+        "dns_reverse": {ip: host},
+        "service_owner": {service: {"team": team, "lead": lead}},
+        "oncall_rota": {team: rota},
+        "directory_search": directory,
+    }
     alert = f"ALERT-{rng.randint(1000, 9999)}"
     sign = "+" if w["offset"] >= 0 else "-"
     local_text = f"{_fmt(w['local'])} local time (UTC{sign}{abs(w['offset'])})"
-    prompt = (f"Alert {alert} (disk latency) fired at {local_text} on the machine with IP address {ip}. Page the one "
-              "engineer who was on call, at the moment the alert fired, for the service that runs on that machine, "
-              f"with a message that names {alert}. Page only that person.\n\nFinish with one line: Paged: <person id>")
-    script = [tool_turn(("cmdb_lookup", {"host": ip})), tool_turn(("dns_reverse", {"ip": ip})),
-              tool_turn(("cmdb_lookup", {"host": host})), tool_turn(("service_owner", {"service": service})),
-              tool_turn(("oncall_rota", {"team": team})), tool_turn(("directory_search", {"name": answer}))]
+    prompt = (
+        f"Alert {alert} (disk latency) fired at {local_text} on the machine with IP address {ip}. Page the one "
+        "engineer who was on call, at the moment the alert fired, for the service that runs on that machine, "
+        f"with a message that names {alert}. Page only that person.\n\nFinish with one line: Paged: <person id>"
+    )
+    script = [
+        tool_turn(("cmdb_lookup", {"host": ip})),
+        tool_turn(("dns_reverse", {"ip": ip})),
+        tool_turn(("cmdb_lookup", {"host": host})),
+        tool_turn(("service_owner", {"service": service})),
+        tool_turn(("oncall_rota", {"team": team})),
+        tool_turn(("directory_search", {"name": answer})),
+    ]
     page = lambda pid: tool_turn(("page", {"person_id": pid, "message": f"{alert}: disk latency on {host}"}))  # noqa: E731
     decoys = sorted({ids[naive], ids[regular], ids[lead], namesake, ids[w["override"]["person"]]} - {ids[answer]})
     hardness = {"steps": 9, "search": 9 * 7, "traps": 3}
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": tier_of(hardness),
-        "hardness": hardness, "title": {"override": "On call behind an IP: an override covers the alert",
-                                        "boundary": "On call behind an IP: an override ends at the alert minute",
-                                        "nextday": "On call behind an IP: the local evening is the next UTC day"}[kind],
-        "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
+        "id": f"{FAMILY}-{number:02d}",
+        "family": FAMILY,
+        "category": "agent",
+        "difficulty": tier_of(hardness),
+        "hardness": hardness,
+        "title": {
+            "override": "On call behind an IP: an override covers the alert",
+            "boundary": "On call behind an IP: an override ends at the alert minute",
+            "nextday": "On call behind an IP: the local evening is the next UTC day",
+        }[kind],
+        "prompt": prompt,
+        "tools": TOOLS,
+        "max_tokens": 8192,
         "simulation": {"handler": handler, "state": state, "max_turns": 14},
-        "grader": {"type": "trace",
-                   "calls": [{"name": "page", "arguments": {"person_id": ids[answer], "message": {"contains": alert}}}],
-                   "limit_to_required": ["page"], "forbidden": ["page_team"],
-                   "answer": {"values": {"Paged:": ids[answer]}, "decoys": decoys}},
-        "notes": (f"Nine dependent lookups: the CMDB knows no IPs (an empty result: resolve with dns_reverse), host -> "
-                  f"service -> team -> rota -> the person at {_fmt(w['utc'])} UTC (the alert's local time is "
-                  f"UTC{sign}{abs(w['offset'])}) -> the directory id of that person in {team} (a namesake in "
-                  f"{other_team}). " + {"override": "An override covers the alert and wins over the shift.",
-                                        "boundary": "An override ends exactly at the alert minute: ends are "
-                                                    "exclusive, the regular shift holds.",
-                                        "nextday": "The local evening is the next day in UTC."}[kind]
-                  + " Traps: local time read as UTC, the override mishandled, the namesake, the lead, page_team."),
-        "verify": {"solver": SOLVER.format(rota=rota, directory=directory, team=team, local=_fmt(w["local"]),
-                                           offset=w["offset"]),
-                   "reference": [*script, page(ids[answer]), f"Paged {answer} of {team}.\n\nPaged: {ids[answer]}"],
-                   "wrong": [["I'm sorry, I can't page anyone."],
-                             [script[0], f"The CMDB has no record of {ip}, so nobody can be paged.\n\nPaged: none"],
-                             [*script, page(decoys[0]), f"Paged: {decoys[0]}"],
-                             [*script, page(namesake), f"Paged: {namesake}"],
-                             [*script, tool_turn(("page_team", {"team": team, "message": alert})), f"Paged: {team}"],
-                             [*script, page(ids[answer]), f"Paged: {ids[answer]} (or {decoys[-1]})"]]},
+        "grader": {
+            "type": "trace",
+            "calls": [{"name": "page", "arguments": {"person_id": ids[answer], "message": {"contains": alert}}}],
+            "limit_to_required": ["page"],
+            "forbidden": ["page_team"],
+            "answer": {"values": {"Paged:": ids[answer]}, "decoys": decoys},
+        },
+        "notes": (
+            f"Nine dependent lookups: the CMDB knows no IPs (an empty result: resolve with dns_reverse), host -> "
+            f"service -> team -> rota -> the person at {_fmt(w['utc'])} UTC (the alert's local time is "
+            f"UTC{sign}{abs(w['offset'])}) -> the directory id of that person in {team} (a namesake in "
+            f"{other_team}). "
+            + {
+                "override": "An override covers the alert and wins over the shift.",
+                "boundary": "An override ends exactly at the alert minute: ends are "
+                "exclusive, the regular shift holds.",
+                "nextday": "The local evening is the next day in UTC.",
+            }[kind]
+            + " Traps: local time read as UTC, the override mishandled, the namesake, the lead, page_team."
+        ),
+        "verify": {
+            "solver": SOLVER.format(
+                rota=rota, directory=directory, team=team, local=_fmt(w["local"]), offset=w["offset"]
+            ),
+            "reference": [*script, page(ids[answer]), f"Paged {answer} of {team}.\n\nPaged: {ids[answer]}"],
+            "wrong": [
+                ["I'm sorry, I can't page anyone."],
+                [script[0], f"The CMDB has no record of {ip}, so nobody can be paged.\n\nPaged: none"],
+                [*script, page(decoys[0]), f"Paged: {decoys[0]}"],
+                [*script, page(namesake), f"Paged: {namesake}"],
+                [*script, tool_turn(("page_team", {"team": team, "message": alert})), f"Paged: {team}"],
+                [*script, page(ids[answer]), f"Paged: {ids[answer]} (or {decoys[-1]})"],
+            ],
+        },
     }
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, kind, random.Random(f"{FAMILY}:{seed}:{n}"))
-            for n, kind in enumerate(["override", "boundary", "nextday"], start=1)]
+    return [
+        _case(n, kind, random.Random(f"{FAMILY}:{seed}:{n}"))
+        for n, kind in enumerate(["override", "boundary", "nextday"], start=1)
+    ]

@@ -1,4 +1,4 @@
-"""Agent: pay a foreign-currency invoice from the first account that can cover it, through a quote that expires (AG-payout).
+"""Agent: pay a foreign invoice from the first account that can cover it, through a quote that expires (AG-payout).
 
 A simulated bank (a Python handler). The invoice is in one currency and the user's accounts, in order
 of preference, are in others. An account can pay when its available balance covers the invoice
@@ -23,15 +23,32 @@ FAMILY = "AG-payout"
 FEE_CENTS = 1500
 
 TOOLS = [
-    function_tool("get_balance", "An account's currency, available balance and status.",
-                  {"account": {"type": "string"}}, ["account"]),
-    function_tool("get_rate", "A quote: how many units of `quote` one unit of `base` buys, with a quote id.",
-                  {"base": {"type": "string", "description": "ISO currency code"},
-                   "quote": {"type": "string", "description": "ISO currency code"}}, ["base", "quote"]),
-    function_tool("pay_invoice", "Pay an invoice from an account, converting at a quote.",
-                  {"invoice": {"type": "string"}, "from_account": {"type": "string"},
-                   "amount_cents": {"type": "integer", "description": "in the account's currency, minor units"},
-                   "quote_id": {"type": "string"}}, ["invoice", "from_account", "amount_cents", "quote_id"]),
+    function_tool(
+        "get_balance",
+        "An account's currency, available balance and status.",
+        {"account": {"type": "string"}},
+        ["account"],
+    ),
+    function_tool(
+        "get_rate",
+        "A quote: how many units of `quote` one unit of `base` buys, with a quote id.",
+        {
+            "base": {"type": "string", "description": "ISO currency code"},
+            "quote": {"type": "string", "description": "ISO currency code"},
+        },
+        ["base", "quote"],
+    ),
+    function_tool(
+        "pay_invoice",
+        "Pay an invoice from an account, converting at a quote.",
+        {
+            "invoice": {"type": "string"},
+            "from_account": {"type": "string"},
+            "amount_cents": {"type": "integer", "description": "in the account's currency, minor units"},
+            "quote_id": {"type": "string"},
+        },
+        ["invoice", "from_account", "amount_cents", "quote_id"],
+    ),
 ]
 
 
@@ -50,8 +67,13 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
         account = accounts.get(str(arguments.get("account", "")).strip().upper())
         if account is None:
             return {"error": f"no account {arguments.get('account')!r}"}
-        return {"result": {"currency": account["currency"], "available": f"{account['cents'] / 100:.2f}",
-                           "status": "active"}}
+        return {
+            "result": {
+                "currency": account["currency"],
+                "available": f"{account['cents'] / 100:.2f}",
+                "status": "active",
+            }
+        }
     if name == "get_rate":
         base, quote = (str(arguments.get(k, "")).strip().upper() for k in ("base", "quote"))
         rates = state["rates"][state["generation"] - 1]
@@ -67,7 +89,9 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
         return {"error": f"no account {arguments.get('from_account')!r}"}
     quote_id = str(arguments.get("quote_id", "")).strip()
     if quote_id != _quote_id(state, state["invoice_currency"], account["currency"]):
-        return {"error": f"quote {quote_id!r} is not a current {state['invoice_currency']}->{account['currency']} quote"}
+        return {
+            "error": f"quote {quote_id!r} is not a current {state['invoice_currency']}->{account['currency']} quote"
+        }
     if state["generation"] == 1:
         state["generation"] = 2
         return {"error": f"quote {quote_id} expired; request a new quote and resend"}
@@ -94,15 +118,29 @@ def _world(rng: random.Random) -> dict:
             break
     need1 = [_convert(amount, rates1[f"{inv_cur}/{c}"]) for c in curs]
     need2 = [_convert(amount, rates2[f"{inv_cur}/{c}"]) for c in curs]
-    short = max(need1[0], need2[0]) + rng.randint(100, FEE_CENTS - 100)    # covers the amount, not the fee
-    accounts = {ids[0]: {"id": ids[0], "currency": curs[0], "cents": short},
-                ids[1]: {"id": ids[1], "currency": curs[1], "cents": max(need1[1], need2[1]) + FEE_CENTS + rng.randint(5000, 90000)},
-                ids[2]: {"id": ids[2], "currency": curs[2], "cents": need2[2] * 3}}
-    return {"invoice_currency": inv_cur, "amount": amount, "ids": ids, "curs": curs, "accounts": accounts,
-            "rates": [rates1, rates2], "need1": need1, "need2": need2}
+    short = max(need1[0], need2[0]) + rng.randint(100, FEE_CENTS - 100)  # covers the amount, not the fee
+    accounts = {
+        ids[0]: {"id": ids[0], "currency": curs[0], "cents": short},
+        ids[1]: {
+            "id": ids[1],
+            "currency": curs[1],
+            "cents": max(need1[1], need2[1]) + FEE_CENTS + rng.randint(5000, 90000),
+        },
+        ids[2]: {"id": ids[2], "currency": curs[2], "cents": need2[2] * 3},
+    }
+    return {
+        "invoice_currency": inv_cur,
+        "amount": amount,
+        "ids": ids,
+        "curs": curs,
+        "accounts": accounts,
+        "rates": [rates1, rates2],
+        "need1": need1,
+        "need2": need2,
+    }
 
 
-SOLVER = '''
+SOLVER = """
 import json
 from decimal import Decimal, ROUND_HALF_UP
 AMOUNT, ACCOUNTS, ORDER, RATES, FEE = {amount!r}, {accounts!r}, {order!r}, {rates!r}, Decimal("15.00")
@@ -119,7 +157,7 @@ for account in ORDER:
 calls = [{{"name": "pay_invoice", "arguments": {{"invoice": INVOICE, "from_account": account,
                                                 "amount_cents": int(fresh * 100), "quote_id": QUOTES[currency]}}}}]
 print(json.dumps({{"calls": calls, "values": {{"Paid from:": account, "Amount:": str(fresh)}}}}))
-'''
+"""
 
 
 def _case(number: int, rng: random.Random) -> dict:
@@ -130,54 +168,107 @@ def _case(number: int, rng: random.Random) -> dict:
     pay1 = {"invoice": inv, "from_account": ids[1], "amount_cents": w["need1"][1], "quote_id": q(1, curs[1])}
     pay2 = {"invoice": inv, "from_account": ids[1], "amount_cents": w["need2"][1], "quote_id": q(2, curs[1])}
     amount_text = f"{w['amount'] / 100:,.2f} {cur_inv}"
-    prompt = (f"Pay invoice {inv} for {amount_text} through the bank tools. Pay from the first of these accounts, "
-              f"in this order, that can cover it: {ids[0]}, {ids[1]}, {ids[2]}. An account can cover it when its "
-              f"available balance is at least the invoice amount converted into the account's currency plus the "
-              f"bank's fixed fee of 15.00 in the account's currency. Convert with the rate get_rate gives from "
-              f"{cur_inv} into the account's currency, rounded half up to the cent, and pay with that quote's id. "
-              "Check before you pay: make no payment attempt from an account that cannot cover it.\n\n"
-              "Finish with exactly two lines:\nPaid from: <account>\nAmount: <the amount paid, in the account's "
-              "currency>")
+    prompt = (
+        f"Pay invoice {inv} for {amount_text} through the bank tools. Pay from the first of these accounts, "
+        f"in this order, that can cover it: {ids[0]}, {ids[1]}, {ids[2]}. An account can cover it when its "
+        f"available balance is at least the invoice amount converted into the account's currency plus the "
+        f"bank's fixed fee of 15.00 in the account's currency. Convert with the rate get_rate gives from "
+        f"{cur_inv} into the account's currency, rounded half up to the cent, and pay with that quote's id. "
+        "Check before you pay: make no payment attempt from an account that cannot cover it.\n\n"
+        "Finish with exactly two lines:\nPaid from: <account>\nAmount: <the amount paid, in the account's "
+        "currency>"
+    )
     bal = lambda a: tool_turn(("get_balance", {"account": a}))  # noqa: E731
     rate = lambda c: tool_turn(("get_rate", {"base": cur_inv, "quote": c}))  # noqa: E731
     answer = f"Paid from: {ids[1]}\nAmount: {w['need2'][1] / 100:,.2f} {curs[1]}"
-    script = [bal(ids[0]), rate(curs[0]), bal(ids[1]), rate(curs[1]), tool_turn(("pay_invoice", pay1)),
-              rate(curs[1]), tool_turn(("pay_invoice", pay2))]
+    script = [
+        bal(ids[0]),
+        rate(curs[0]),
+        bal(ids[1]),
+        rate(curs[1]),
+        tool_turn(("pay_invoice", pay1)),
+        rate(curs[1]),
+        tool_turn(("pay_invoice", pay2)),
+    ]
     stale_amount = {**pay2, "amount_cents": w["need1"][1]}
     first_pay = {"invoice": inv, "from_account": ids[0], "amount_cents": w["need1"][0], "quote_id": q(1, curs[0])}
     hardness = {"steps": 9, "search": 3, "traps": 3}
     accounts = {a: (f"{v['cents'] / 100:.2f}", v["currency"]) for a, v in w["accounts"].items()}
     rates = {c: [str(Decimal(w["rates"][g][f"{cur_inv}/{c}"]) / 10000) for g in (0, 1)] for c in curs}
     return {
-        "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "agent", "difficulty": tier_of(hardness),
-        "hardness": hardness, "title": "Pay a foreign invoice from the first account that covers it; the quote expires",
-        "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
-        "simulation": {"handler": handler, "max_turns": 14,
-                       "state": {"accounts": w["accounts"], "rates": w["rates"], "generation": 1, "seed_id": seed_id,
-                                 "invoice_currency": cur_inv}},
-        "grader": {"type": "trace", "calls": [{"name": "pay_invoice", "arguments": pay1, "optional": True},
-                                              {"name": "pay_invoice", "arguments": pay2}],
-                   "limit_to_required": ["pay_invoice"], "repeats": True, "state": {"paid": [{"account": ids[1],
-                                                                            "amount_cents": w["need2"][1]}]},
-                   "answer": {"values": {"Paid from:": ids[1], "Amount:": w["need2"][1] / 100},
-                              "decoys": [ids[0], ids[2], f"{w['need1'][1] / 100:.2f}"]}},
-        "notes": ("Nine dependent steps: balance and rate of the first account (it covers the converted invoice but "
-                  "not the 15.00 fee), balance and rate of the second, a payment the bank rejects (quote expired), "
-                  "a fresh quote at a different rate, the amount recomputed, the payment. Traps: paying from the "
-                  "first account, resending the stale amount or quote id, a rate taken the wrong way round."),
-        "verify": {"solver": SOLVER.format(amount=f"{w['amount'] / 100:.2f}", accounts=accounts, order=ids,
-                                           rates=rates, invoice=inv, quotes={c: q(2, c) for c in curs}),
-                   "reference": [*script, f"The first quote expired, so I re-quoted.\n\n{answer}"],
-                   "wrong": [["I'm sorry, I can't make payments."],
-                             [bal(ids[0]), rate(curs[0]), tool_turn(("pay_invoice", first_pay)),
-                              tool_turn(("pay_invoice", {**first_pay, "quote_id": q(2, curs[0])})),
-                              f"Paid from: {ids[0]}\nAmount: {w['need1'][0] / 100:.2f}"],
-                             [*script[:6], tool_turn(("pay_invoice", stale_amount)),
-                              f"Paid from: {ids[1]}\nAmount: {w['need1'][1] / 100:.2f}"],
-                             [*script[:5], tool_turn(("pay_invoice", pay1)),
-                              f"Paid from: {ids[1]}\nAmount: {w['need1'][1] / 100:.2f}"],
-                             [*script, answer.replace("\nAmount:", " (or " + ids[2] + ")\nAmount:")],
-                             [*script, f"Paid from: {ids[1]}\nAmount: {w['need1'][1] / 100:.2f}"]]},
+        "id": f"{FAMILY}-{number:02d}",
+        "family": FAMILY,
+        "category": "agent",
+        "difficulty": tier_of(hardness),
+        "hardness": hardness,
+        "title": "Pay a foreign invoice from the first account that covers it; the quote expires",
+        "prompt": prompt,
+        "tools": TOOLS,
+        "max_tokens": 8192,
+        "simulation": {
+            "handler": handler,
+            "max_turns": 14,
+            "state": {
+                "accounts": w["accounts"],
+                "rates": w["rates"],
+                "generation": 1,
+                "seed_id": seed_id,
+                "invoice_currency": cur_inv,
+            },
+        },
+        "grader": {
+            "type": "trace",
+            "calls": [
+                {"name": "pay_invoice", "arguments": pay1, "optional": True},
+                {"name": "pay_invoice", "arguments": pay2},
+            ],
+            "limit_to_required": ["pay_invoice"],
+            "repeats": True,
+            "state": {"paid": [{"account": ids[1], "amount_cents": w["need2"][1]}]},
+            "answer": {
+                "values": {"Paid from:": ids[1], "Amount:": w["need2"][1] / 100},
+                "decoys": [ids[0], ids[2], f"{w['need1'][1] / 100:.2f}"],
+            },
+        },
+        "notes": (
+            "Nine dependent steps: balance and rate of the first account (it covers the converted invoice but "
+            "not the 15.00 fee), balance and rate of the second, a payment the bank rejects (quote expired), "
+            "a fresh quote at a different rate, the amount recomputed, the payment. Traps: paying from the "
+            "first account, resending the stale amount or quote id, a rate taken the wrong way round."
+        ),
+        "verify": {
+            "solver": SOLVER.format(
+                amount=f"{w['amount'] / 100:.2f}",
+                accounts=accounts,
+                order=ids,
+                rates=rates,
+                invoice=inv,
+                quotes={c: q(2, c) for c in curs},
+            ),
+            "reference": [*script, f"The first quote expired, so I re-quoted.\n\n{answer}"],
+            "wrong": [
+                ["I'm sorry, I can't make payments."],
+                [
+                    bal(ids[0]),
+                    rate(curs[0]),
+                    tool_turn(("pay_invoice", first_pay)),
+                    tool_turn(("pay_invoice", {**first_pay, "quote_id": q(2, curs[0])})),
+                    f"Paid from: {ids[0]}\nAmount: {w['need1'][0] / 100:.2f}",
+                ],
+                [
+                    *script[:6],
+                    tool_turn(("pay_invoice", stale_amount)),
+                    f"Paid from: {ids[1]}\nAmount: {w['need1'][1] / 100:.2f}",
+                ],
+                [
+                    *script[:5],
+                    tool_turn(("pay_invoice", pay1)),
+                    f"Paid from: {ids[1]}\nAmount: {w['need1'][1] / 100:.2f}",
+                ],
+                [*script, answer.replace("\nAmount:", " (or " + ids[2] + ")\nAmount:")],
+                [*script, f"Paid from: {ids[1]}\nAmount: {w['need1'][1] / 100:.2f}"],
+            ],
+        },
     }
 
 
