@@ -51,13 +51,13 @@ def _records(rng: random.Random, n: int, n_regions: int, tie: bool) -> list[dict
 
 
 def _line(r: dict, width: int) -> str:
-    return f"{r['region'].upper()}|{r['client'].ljust(width, '.')}|{r['no']}|{str(r['total']).zfill(9)}"
+    return f"{r['region'].upper()}|{r['client'].ljust(width, '.')}|{r['no']}|{r['total']:09.2f}"
 
 
 def _lines(recs: list[dict], width: int, key) -> list[str]:
     ordered = sorted(recs, key=key)
     total = sum(r["total"] for r in recs)
-    return [_line(r, width) for r in ordered] + [f"SUM|{len(recs)}|{str(total).zfill(9)}"]
+    return [_line(r, width) for r in ordered] + [f"SUM|{len(recs)}|{total:09.2f}"]
 
 
 SOLVER = r'''
