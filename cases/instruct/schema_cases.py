@@ -51,7 +51,8 @@ def table(title):
 tiers = table("Service tiers")
 regions = table("Region codes")
 kinds = table("Event codes")
-sev = dict((k, v) for v, k in re.findall(r"^- (\S+): (.+)$", PROMPT.split("Severity codes:\n")[1].split("\n\n")[0], re.M))
+block = PROMPT.split("Severity codes:\n")[1].split("\n\n")[0]
+sev = dict((k, v) for v, k in re.findall(r"^- (\S+): (.+)$", block, re.M))
 write_up = PROMPT.split("Write-up:\n")[1].split("\n\n")[0]
 service = re.search(r"errors on the (\w+) service", write_up).group(1)
 users = int(re.search(r"[Aa]bout ([\d,]+) users", write_up).group(1).replace(",", ""))
@@ -153,8 +154,8 @@ def _case(index: int, rng: random.Random, n_noise: int, payments: bool, owned: b
              "Here is the JSON:\n" + json.dumps(answer) + "\nor, if payments count double:\n"
              + json.dumps(dict(answer, severity=sev[0] if answer["severity"] != sev[0] else sev[1]))]
     hardness = {"steps": 6 + bool(n_noise) + payments, "search": 1, "traps": len(traps)}
-    notes = (f"{hardness['steps']} dependent look-ups and computations into a nested object with no extra key: service tier, "
-             "region codes sorted, event codes for four of the logged lines only (" + str(n_noise)
+    notes = (f"{hardness['steps']} dependent look-ups and computations into a nested object with no extra key: "
+             "service tier, region codes sorted, event codes for four of the logged lines only (" + str(n_noise)
              + " noise lines), the timeline re-sorted from a shuffled log, a two-part severity rule, a duration "
                "between two named events and a nullable owner distinct from the reporter. Stored traps: "
              + ", ".join(traps) + ".")

@@ -40,8 +40,8 @@ SHAPES = ((10, 3, False), (16, 4, True), (18, 4, True), (22, 5, True))
 
 
 def _apply(words: list[str], rules: list[str], mode: str = "right", count: bool = True) -> list[str]:
-    out, matched, seen = [], 0, 0
-    for w in words:
+    out, matched = [], 0
+    for seen, w in enumerate(words):
         hits = [r for r in rules if RULES[r][2](w)]
         if hits:
             if mode == "stack":
@@ -53,7 +53,6 @@ def _apply(words: list[str], rules: list[str], mode: str = "right", count: bool 
             matched += 1
         else:
             out.append(str(seen if mode == "all_words" else matched) if count else w)
-        seen += 1
     return out
 
 

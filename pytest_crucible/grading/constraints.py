@@ -176,7 +176,8 @@ def _sentence_initials(text, raw, case, c):
 
 
 def _ordered_words(text, raw, case, c):
-    body, at, last = plain(text), [], None
+    body, last = plain(text), None
+    at: list[int] = []
     for w in c["words"]:
         m = word_pattern(str(w)).search(body)
         if m is None:
