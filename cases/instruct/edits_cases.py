@@ -74,7 +74,14 @@ def _script(rng: random.Random, start: list[str], n: int) -> list[tuple]:
         elif kind == "insert":
             op = (kind, a, _line(rng))
         elif kind == "replace":
-            word = rng.choice([w for w in text[a - 1].split() if w != "the"])
+            line = text[a - 1].split()
+            unique = [w for w in line if w != "the" and line.count(w) == 1]  # "the word" names one word
+            if not unique:
+                kind, op = "reverse", ("reverse", a)
+                ops.append(op)
+                text = _apply(text, op)
+                continue
+            word = rng.choice(unique)
             op = (kind, a, word, rng.choice([x for x in NOUN + ADJ if x not in text[a - 1].split()]))
         else:
             op = (kind, a)
