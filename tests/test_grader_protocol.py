@@ -152,8 +152,8 @@ def test_verify_checks_a_module_graders_cases_with_the_defaults(boxed):
     report = verify_cases([boxed_case(solver="print('hello')", accepted=["hello"])], sandbox=_PrintsHello())
     assert [p.message for p in report.problems] == [
         "verify.accepted is a list of single replies (not for code or multi-turn cases)",
-        "verify.solver cannot be compared with a boxed grader (supported: contains, exact, json, mapping, numeric, "
-        "tool_calls, trace)",
+        "verify.solver cannot be compared with a boxed grader (supported: checks, contains, exact, json, mapping, "
+        "numeric, tool_calls, trace)",
         "verify.solver derives hello, but answers cannot be compared with a boxed grader",
         # verify grades accepted replies without a sandbox, which is why they are not for such a grader
         "1 of 1 possible answers rejected (100.00%; at most 1% may be), e.g. /suite/instruct/t.cases.yaml:0: BX1: "
@@ -187,7 +187,7 @@ def test_every_built_in_grader_is_a_grader_object():
         grader = grading.get_grader(kind)
         assert isinstance(grader, BaseGrader) and isinstance(grader, Grader), kind
     assert [k for k in grading.known_types() if grading.get_grader(k).compares_answers] == \
-        ["contains", "exact", "json", "mapping", "numeric", "tool_calls", "trace"]
+        ["checks", "contains", "exact", "json", "mapping", "numeric", "tool_calls", "trace"]
 
 
 def test_a_grader_needs_check_and_grade_only():

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_crucible.client.response import Response
-from pytest_crucible.grading import check_spec, grade
+from pytest_crucible.grading import check_spec, get_grader, grade
+from pytest_crucible.grading.base import AnswerError
 from pytest_crucible.grading.checks import sentences, words
 from pytest_crucible.suite.case import Case
 
@@ -226,6 +227,8 @@ def test_new_kinds_report_bad_parameters():
         ({"kind": "line_matches", "line": 0, "pattern": "x"}, "constraints[0].line"),
         ({"kind": "lines_equal", "lines": []}, "constraints[0].lines"),
         ({"kind": "acrostic", "text": "T-1"}, "constraints[0].text"),
+        ({"kind": "sentence_initials", "text": "A B"}, "constraints[0].text"),
+        ({"kind": "ordered_words", "words": []}, "constraints[0].words"),
         ({"kind": "paragraph_starts", "paragraph": 0, "word": "So"}, "constraints[0].paragraph"),
         ({"kind": "paragraph_starts", "paragraph": 1, "word": "two words"}, "constraints[0].word"),
         ({"kind": "any_words", "words": ["a"], "min": 2}, "constraints[0].min"),
@@ -245,3 +248,29 @@ def test_paragraph_sentences_and_labels():
     assert one({"kind": "sentence_count", "min": 6, "max": 6}, letter) == (True, "6")  # "P.S." ends nothing
     assert one({"kind": "sentence_count", "max": 2}, "Notice:\nDoors open at ten. Bring a cup.") == (True, "2")
     assert one({"kind": "word_count", "max": 3}, "Hello [recipient_name], bye") == (True, "3")
+
+
+def test_sentence_initials_and_ordered_words():
+    text = "Gulls circle. **Boats** knock, e.g. softly. \"Salt\" hangs in the air."
+    assert one({"kind": "sentence_initials", "text": "gbs"}, text) == (True, 'sentence initials "GBS"')
+    assert one({"kind": "sentence_initials", "text": "GSB"}, text) == \
+        (False, 'sentence initials "GBS", expected "GSB"')
+    assert one({"kind": "ordered_words", "words": ["gulls", "softly", "air"]}, text) == (True, "in order")
+    assert one({"kind": "ordered_words", "words": ["salt", "boats"]}, text) == \
+        (False, '"boats" first appears before "salt"')
+    assert one({"kind": "ordered_words", "words": ["gulls", "terns"]}, text) == (False, 'missing "terns"')
+
+
+def test_a_solver_is_compared_with_the_exact_content():
+    checks = get_grader("checks")
+    lines = {"type": "checks", "constraints": [{"kind": "lines_equal", "lines": ["A  1", "B 2"]}]}
+    assert checks.compare_answer(lines, checks.read_solver_output(lines, ["A 1", "B 2"])) is None
+    assert checks.compare_answer(lines, ["A 1", "B 3"]) == "lines_equal expects line 2 'B 2', not 'B 3'"
+    assert checks.compare_answer(lines, ["A 1"]) == "lines_equal expects 2 lines, not 1"
+    shape = {"type": "checks", "constraints": [
+        {"kind": "json_shape", "required": {"n": "integer"}, "exact": {"n": 3}, "extra_keys": False}]}
+    assert checks.compare_answer(shape, ['{"n": 3}']) is None
+    assert checks.compare_answer(shape, ['{"n": 4}']).startswith("json_shape: ")
+    assert checks.compare_answer(shape, ['{"n": 3, "m": 1}']).startswith("json_shape: ")
+    with pytest.raises(AnswerError, match="nothing to compare with"):
+        checks.read_solver_output({"type": "checks", "constraints": [{"kind": "word_count", "max": 3}]}, ["x"])

@@ -13,10 +13,14 @@ from builtin_suite import builtin_cases
 from pytest_crucible.client.response import Response
 from pytest_crucible.grading import grade
 from pytest_crucible.suite.case import builtin_cases_dir, load_case_file
+from pytest_crucible.suite.tiers import tier_of
 from pytest_crucible.verify import verify_cases
 
 INSTRUCT = builtin_cases_dir() / "instruct"
 SEEDS = (1, 777, 12345)
+# families in their own files, each case declaring its hardness (suite/tiers.py)
+TIERED_FAMILIES = {"IN-edits", "IN-columns", "IN-override", "IN-outline", "IN-wrap", "IN-wordrules",
+                   "IN-precedence", "IN-schema", "IN-initials"}
 
 
 def instruct_cases(seed=None):
@@ -39,7 +43,7 @@ def test_counts_and_families(suite):
     assert len(suite) >= 40 and len(hard) >= 8  # the tier rule: 8+ binding constraints
     families = {c.family for c in suite.values() if c.family}
     assert families == {"IN-memo", "IN-tips", "IN-json", "IN-acrostic", "IN-lipogram", "IN-letter", "IN-ranked",
-                        "IN-template"}
+                        "IN-template", *TIERED_FAMILIES}
     for case in suite.values():
         if case.family:
             assert case.notes and re.fullmatch(rf"{case.family}-\d\d", case.id), case.id
@@ -146,3 +150,43 @@ def test_ranked_family_accepts_a_fenced_block_but_not_extra_lines(suite):
 def test_suite_wide_load_keeps_the_instruct_ids():
     ids = {c.id for c in builtin_cases() if c.category == "instruct"}
     assert {"IN01-evens-marked-and-summed", "IN02-json-exact-keys", "IN03-summary-six-facts"} <= ids
+
+
+# ---------------------------------------------------------------- the families with declared hardness
+
+@pytest.mark.parametrize("seed", (None, 1))
+def test_tiered_families_follow_the_tier_rule_and_have_hard_siblings(seed):
+    cases = [c for c in instruct_cases(seed) if c.family in TIERED_FAMILIES]
+    for family in TIERED_FAMILIES:
+        siblings = [c for c in cases if c.family == family]
+        assert 3 <= len(siblings) <= 5, family
+        assert any(c.difficulty == "hard" for c in siblings), family
+    for case in cases:
+        assert case.difficulty == tier_of(case.hardness), case.id
+        assert case.hardness["traps"] <= len(case.verify["wrong"]), case.id
+
+
+def test_exact_line_families_accept_fences_and_blank_lines_but_not_a_preamble(suite):
+    exact = [c for c in suite.values() if c.family in TIERED_FAMILIES
+             and any(k["kind"] == "lines_equal" for k in c.grader["constraints"])]
+    assert len(exact) >= 20
+    for case in exact:
+        lines = next(k["lines"] for k in case.grader["constraints"] if k["kind"] == "lines_equal")
+        body = "\n".join(lines)
+        assert passes(case, body) and passes(case, f"```\n{body}\n```"), case.id
+        assert passes(case, body.replace("\n", "\n\n")), case.id
+        assert not passes(case, "Here is the result:\n" + body), case.id
+        assert not passes(case, "\n".join(lines[:-1] + [lines[-1] + " x"])), case.id
+
+
+def test_initials_family_fails_a_banned_letter_or_keywords_out_of_order(suite):
+    for case in (c for c in suite.values() if c.family == "IN-initials"):
+        kinds = {k["kind"]: k for k in case.grader["constraints"]}
+        reference = case.verify["reference"]
+        banned = kinds["letter_count"]["letter"]
+        slipped = reference.replace(" the ", f" {banned}the ", 1)
+        assert slipped != reference and not passes(case, slipped), case.id
+        first, last = kinds["ordered_words"]["words"][0], kinds["ordered_words"]["words"][-1]
+        grade_ = grade(case, Response(content=reference.replace(first, "@@").replace(last, first)
+                                      .replace("@@", last)))
+        assert not grade_.passed, case.id

@@ -109,6 +109,20 @@ def test_wrong_numeric_answer_is_caught_by_its_solver():
 
 
 @needs_bwrap
+def test_a_checks_case_with_exact_lines_is_re_derived_by_its_solver():
+    lines = ["1. Budget", "1.1 Venue"]
+    case = dict(id="IX01-outline", prompt="Number: > Budget / >> Venue. Output only the lines.",
+                grader={"type": "checks", "constraints": [{"kind": "lines_equal", "lines": lines}]},
+                verify={"solver": "print('1. Budget')\nprint('1.1 Venue')", "reference": "\n".join(lines),
+                        "wrong": ["1. Budget\n2. Venue"]})
+    report = verify_cases([make(case, "instruct")])
+    assert report.problems == [] and report.answers_derived == 1
+    slipped = {**case, "verify": {**case["verify"], "solver": "print('1. Budget')\nprint('2. Venue')"}}
+    message = only_problem(verify_cases([make(slipped, "instruct")]), "IX01-outline")
+    assert "verify.solver derives 1. Budget" in message and "expects line 2 '1.1 Venue', not '2. Venue'" in message
+
+
+@needs_bwrap
 def test_logic_grid_with_two_solutions_is_not_unique():
     report = verify_cases([make(puzzle("pass"), "reasoning")])  # the "Ann has no cat" clue is missing
     message = only_problem(report, "RX01-pets")

@@ -49,14 +49,21 @@ Kinds (min / max are inclusive and either may be left out):
   max_ratio {value}                                    len(reply) / len(prompt) at most value
   no_preamble                                          does not open "Sure! Here's ..."
   contains_number {value}                              the number appears (1,234 == 1234)
+  sentence_initials {text}                             the first letters of the sentences spell `text`
+  ordered_words {words: [...]}                         every word appears, first occurrences in this order
+
+A case whose reply has one exact content (a `lines_equal` constraint, or a `json_shape` with `exact`)
+may re-derive it with a verify.solver: the solver prints the expected lines (or the JSON object on one
+line), and `crucible cases verify` compares them with the constraint (compare_answer below).
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from pytest_crucible.grading import commitment, json_object
-from pytest_crucible.grading.base import BaseGrader, Grade, RegexProbe
+from pytest_crucible.grading.base import AnswerError, BaseGrader, Grade, RegexProbe
 from pytest_crucible.grading.constraints import KINDS, lines
 from pytest_crucible.grading.extract import (
     clean_answer,
@@ -101,7 +108,7 @@ def _param_problems(kind: str, c: dict) -> list[tuple[str, str]]:
         bad("text", "write the text the reply must start / end with")
     if kind == "case" and c.get("value") not in ("lower", "upper"):
         bad("value", "value is lower or upper")
-    if kind in ("required_words", "forbidden_words", "any_words"):
+    if kind in ("required_words", "forbidden_words", "any_words", "ordered_words"):
         ws = c.get("words")
         if not isinstance(ws, list) or not ws or not all(isinstance(w, (str, int)) and str(w).strip()
                                                           for w in ws):
@@ -124,7 +131,7 @@ def _param_problems(kind: str, c: dict) -> list[tuple[str, str]]:
     if kind == "lines_equal" and (not isinstance(c.get("lines"), list) or not c["lines"]
                                   or not all(isinstance(x, (str, int)) and str(x).strip() for x in c["lines"])):
         bad("lines", "lines is a non-empty list of the exact lines expected")
-    if kind == "acrostic" and not (isinstance(c.get("text"), str) and c["text"].isalpha()):
+    if kind in ("acrostic", "sentence_initials") and not (isinstance(c.get("text"), str) and c["text"].isalpha()):
         bad("text", "text is the word the line initials spell, letters only")
     if kind == "paragraph_starts":
         if isinstance(c.get("paragraph"), bool) or not isinstance(c.get("paragraph"), int) or c["paragraph"] < 1:
@@ -252,12 +259,53 @@ def grade(case, response) -> Grade:
     return Grade(True, "", answer=answer, details=details)
 
 
+def exact_content(spec: dict) -> dict | None:
+    """The constraint that fixes a reply's content exactly (lines_equal, else json_shape with exact)."""
+    constraints = [c for c in spec.get("constraints") or [] if isinstance(c, dict)]
+    return (next((c for c in constraints if c.get("kind") == "lines_equal"), None)
+            or next((c for c in constraints if c.get("kind") == "json_shape" and c.get("exact")), None))
+
+
+def compare_content(spec: dict, derived: list[str]) -> str | None:
+    """None when a solver's printed lines are the exact content the spec's constraint asks for."""
+    target = exact_content(spec)
+    if target is None:
+        return "the checks grader has no exact content (lines_equal, or json_shape with exact) to compare with"
+    if target["kind"] == "lines_equal":
+        got = [" ".join(str(ln).split()) for ln in derived]
+        want = [" ".join(str(ln).split()) for ln in target["lines"]]
+        bad = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
+        if bad is not None:
+            return f"lines_equal expects line {bad + 1} {want[bad]!r}, not {got[bad]!r}"
+        return None if len(got) == len(want) else f"lines_equal expects {len(want)} lines, not {len(got)}"
+    if len(derived) != 1:
+        return f"json_shape expects one JSON object on one line, not {len(derived)} lines"
+    try:
+        data = json.loads(derived[0])
+    except json.JSONDecodeError:
+        return f"json_shape expects a JSON object, not {derived[0][:60]!r}"
+    problems = json_object.shape_problems(data, target.get("required") or {}, target["exact"],
+                                          target.get("extra_keys", True))
+    return f"json_shape: {problems[0]}" if problems else None
+
+
 class ChecksGrader(BaseGrader):
+    compares_answers = True
+
     def check(self, spec: dict) -> list[tuple[str | None, str]]:
         return check(spec)
 
     def grade(self, case, response) -> Grade:
         return grade(case, response)
+
+    def read_solver_output(self, spec: dict, lines: list[str]) -> list[str]:
+        if exact_content(spec) is None:
+            raise AnswerError("has nothing to compare with: the checks grader needs a lines_equal constraint "
+                              "or a json_shape with exact")
+        return lines
+
+    def compare_answer(self, spec: dict, derived) -> str | None:
+        return compare_content(spec, derived if isinstance(derived, list) else [str(derived)])
 
     def patterns(self, spec: dict) -> list[RegexProbe]:
         return [RegexProbe(f"grader.constraints[{i}].pattern", c["pattern"], 0, "fullmatch")

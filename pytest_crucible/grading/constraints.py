@@ -168,6 +168,27 @@ def _acrostic(text, raw, case, c):
     return ok, f'initials "{got[:30]}"' + ("" if ok else f', expected "{want}"')
 
 
+def _sentence_initials(text, raw, case, c):
+    got = "".join(_initial(s) for s in sentences(text))
+    want = str(c["text"])
+    ok = got.casefold() == want.casefold()
+    return ok, f'sentence initials "{got[:30]}"' + ("" if ok else f', expected "{want}"')
+
+
+def _ordered_words(text, raw, case, c):
+    body, last = plain(text), None
+    at: list[int] = []
+    for w in c["words"]:
+        m = word_pattern(str(w)).search(body)
+        if m is None:
+            return False, f'missing "{w}"'
+        if at and m.start() < at[-1]:
+            return False, f'"{w}" first appears before "{last}"'
+        at.append(m.start())
+        last = w
+    return True, "in order"
+
+
 def _paragraph_starts(text, raw, case, c):
     blocks, n = paragraphs(text), c["paragraph"]
     if len(blocks) < n:
@@ -266,6 +287,8 @@ KINDS = {
     "line_matches": (_line_matches, ("line", "pattern"), ()),
     "lines_equal": (_lines_equal, ("lines",), ()),
     "acrostic": (_acrostic, ("text",), ()),
+    "sentence_initials": (_sentence_initials, ("text",), ()),
+    "ordered_words": (_ordered_words, ("words",), ()),
     "paragraph_starts": (_paragraph_starts, ("paragraph", "word"), ()),
     "placeholders": (_placeholders, (), ("min", "max", "names")),
     "json_shape": (_json_shape, ("required",), ("exact", "extra_keys")),
