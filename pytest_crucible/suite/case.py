@@ -14,7 +14,7 @@ from pytest_crucible.common.errors import CaseError
 from pytest_crucible.common.numbers import MAX_SECONDS, MAX_TOKENS, number_problem
 from pytest_crucible.common.yamlio import LineDict, load_yaml
 from pytest_crucible.suite.agent_loop import check_simulation
-from pytest_crucible.suite.grader_types import check_spec
+from pytest_crucible.suite.grader_types import check_spec, grades_trace
 from pytest_crucible.suite.python_case_files import python_case_entries
 from pytest_crucible.suite.speed_plan import check_plan
 from pytest_crucible.suite.tiers import hardness_problem
@@ -288,10 +288,10 @@ def _run_limits(merged: dict, fail) -> tuple[float | int | None, int | None]:
 
 
 def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
-    """A simulation (multi-turn tools, see agent_loop) goes with tools and the trace grader."""
+    """A simulation (multi-turn tools, see agent_loop) goes with tools and a grader of traces."""
     simulation = merged.get("simulation")
     if simulation is None:
-        if grader.get("type") == "trace":
+        if grades_trace(grader.get("type")):
             raise fail("the trace grader grades a multi-turn run: add simulation: {tools: ...} "
                        "(see pytest_crucible/suite/agent_loop.py)", "grader")
         return {}
@@ -300,7 +300,7 @@ def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
         raise fail(message, f"simulation.{fld}" if fld else "simulation")
     if not tools:
         raise fail("a simulation answers tool calls: define the tools it simulates", "tools")
-    if grader.get("type") != "trace":
+    if not grades_trace(grader.get("type")):
         raise fail(f"a case with a simulation is graded on its whole trace: use grader type trace, "
                    f"not {grader.get('type') or 'a speed plan'}", "grader")
     if merged.get("tool_choice") == "required" or isinstance(merged.get("tool_choice"), dict):

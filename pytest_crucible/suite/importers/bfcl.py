@@ -58,7 +58,7 @@ from typing import Any
 
 from pytest_crucible.common.errors import CaseError
 from pytest_crucible.suite.case import Case, build_case
-from pytest_crucible.suite.importers import bfcl_languages
+from pytest_crucible.suite.importers import bfcl_languages, bfcl_multi_turn
 
 NAME = "bfcl"
 PACKAGE = "bfcl-eval"
@@ -79,6 +79,7 @@ CATEGORIES = {
     "live-parallel-multiple": ("live_parallel_multiple", "medium"),
     "live-irrelevance": ("live_irrelevance", "medium"),
     "live-relevance": ("live_relevance", "medium"),
+    **bfcl_multi_turn.CATEGORIES,
 }
 NO_CALL = {"irrelevance", "live-irrelevance"}  # no possible answer: the reply must call nothing
 ANY_CALL = {"live-relevance"}  # no possible answer: the reply must call one of the functions
@@ -155,6 +156,11 @@ def load(path: Path | None = None) -> list[Case]:
             if answers and truth is None:
                 raise CaseError(f"{entry['id']} has no possible answer in possible_answer/{file.name}",
                                 file=str(file), line=line)
+            if category in bfcl_multi_turn.CATEGORIES:
+                docs = bfcl_multi_turn.function_docs(package_dir(), entry["involved_classes"])
+                cases.append(bfcl_multi_turn.to_case(entry, truth or [], category, file, line,
+                                                     [_tool(d) for d in docs]))
+                continue
             cases.append(to_case(entry, truth, category, file, line))
     return cases
 
