@@ -70,7 +70,7 @@ DOCUMENTED = {
 
 # Java and JavaScript: their candidates would have to be written as source text, and their mutants too; not
 # done yet (their possible answers are checked by `crucible cases verify --import bfcl` alone)
-UNCOVERED = {"java", "javascript"}
+UNCOVERED = {"java", "javascript", *bfcl.bfcl_multi_turn.CATEGORIES}
 
 
 @dataclass
