@@ -195,7 +195,29 @@ def json_schema(node: Any) -> Any:
             out[key] = json_schema(value)
         elif key != "optional":
             out[key] = value
-    return out
+    return _typed_enum(out)
+
+
+_JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array", dict: "object",
+               type(None): "null"}
+_READ_AS = {"integer": lambda t: int(t) if re.fullmatch(r"-?\d+", t) else None,
+            "boolean": lambda t: {"true": True, "false": False}.get(t.lower())}
+
+
+def _typed_enum(schema: dict) -> dict:
+    """An enum whose values are not all of the declared type (BFCL writes ["1", "2"] for an integer and
+    ["True", "False", "dontcare"] for a boolean): its strings are also listed as the type reads them (2,
+    True), and the type takes the values' own types too, so that the values the function lists are values
+    it takes."""
+    kind, enum = schema.get("type"), schema.get("enum")
+    if not isinstance(kind, str) or not isinstance(enum, list):
+        return schema
+    types = {_JSON_TYPES.get(type(v)) for v in enum} - {kind, "null"} - ({"integer"} if kind == "number" else set())
+    if not types:
+        return schema
+    read = [_READ_AS[kind](v) for v in enum if isinstance(v, str) and kind in _READ_AS]
+    added = [v for v in read if v is not None and v not in enum]
+    return {**schema, "type": [kind, *sorted(types)], "enum": [*enum, *added]}
 
 
 def _tool(function: dict, language: str | None = None) -> dict:
@@ -266,29 +288,40 @@ def _concrete(option: Any) -> list:
     return [option]
 
 
-_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
-    "string": str, "integer": int, "float": (int, float), "number": (int, float), "boolean": bool,
-    "array": list, "tuple": list, "list": list, "dict": dict}
+_PYTHON_TYPES: dict[str, type] = {  # BFCL's ast_checker.PYTHON_TYPE_MAPPING: types compare exactly
+    "string": str, "integer": int, "float": float, "boolean": bool, "array": list, "tuple": list, "dict": dict,
+    "any": str}
 
 
-def _checker_takes(value: Any, param: dict | None) -> bool:
-    """Whether BFCL's own checker lets this value through its type check (Python categories)."""
-    wanted = _PYTHON_TYPES.get(str((param or {}).get("type")))
-    if wanted is None or value is None:
+def _first_listed(options: Any) -> Any:
+    return next((o for o in _options(options) if o != ""), _OMIT)
+
+
+def _checker_takes(value: Any, param: dict | None, first: Any) -> bool:
+    """Whether BFCL's own checker lets a listed value through its type check (ast_checker.type_checker): a
+    value of the declared type (an integer where a float is declared), or of the type of the first value
+    listed, which BFCL reads as a variable; inside a list, each element by the declared element type."""
+    declared = str((param or {}).get("type"))
+    wanted = _PYTHON_TYPES.get(declared)
+    if wanted is None:
         return True
-    if isinstance(value, bool) and wanted is not bool:
-        return False
+    if first is not _OMIT and type(value) is type(first):
+        return True
+    if declared == "float" and type(value) is int:
+        return True
     items = (param or {}).get("items")
-    if isinstance(value, list) and isinstance(items, dict):
-        return all(_checker_takes(v, items) for v in value)
-    return isinstance(value, wanted)
+    if type(value) is list and wanted is list and isinstance(items, dict):
+        return all(_checker_takes(v, items, value[0]) for v in value)
+    return type(value) is wanted
 
 
 def possible_replies(truth: list[dict], functions: dict[str, dict] | None = None) -> list[dict]:
     """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring.
     Given the functions (BFCL name -> its document), values BFCL's own checker fails before it compares
     them are no possible answers although BFCL lists them: leaving out a required argument (listed as ""),
-    a value of another type than the declared one (False for a string)."""
+    a value whose type is neither the declared one nor the first listed value's (False for a string listed
+    as text), an argument the function does not declare; where that leaves an argument no value, BFCL's
+    checker passes no reply at all, and there is none."""
     calls = []
     for item in truth:
         (name, arguments), = item.items()
@@ -296,10 +329,13 @@ def possible_replies(truth: list[dict], functions: dict[str, dict] | None = None
         needed, props = set(parameters.get("required", ())), parameters.get("properties", {})
         args = {}
         for arg, options in arguments.items():
-            choices = _choices(options)
+            choices, first = _choices(options), _first_listed(options)
             kept = [c for c in choices if (arg not in needed) if c is _OMIT] + [
-                c for c in choices if c is not _OMIT and (functions is None or _checker_takes(c, props.get(arg)))]
-            args[arg] = sorted(kept, key=choices.index) or choices
+                c for c in choices if c is not _OMIT and (functions is None or (
+                    arg in props and _checker_takes(c, props.get(arg), first)))]
+            if not kept:
+                return []
+            args[arg] = sorted(kept, key=choices.index)
         calls.append((tool_name(name), args))
     base = [(name, {a: c[0] for a, c in args.items() if c[0] is not _OMIT}) for name, args in calls]
     replies = [base]
@@ -393,13 +429,16 @@ def _expected_calls(truth: list[dict], functions: list[dict], language: str | No
     grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
               "arguments_match": "exact", "strings": "loose"}
     accepted = possible_replies(truth, None if language else {f["name"]: f for f in functions})
+    base = possible_replies(truth)[0]  # the listed values, whether or not BFCL's checker can pass them
     if language:
         types = {tool_name(f["name"]): bfcl_languages.declared_types(f) for f in functions}
         grader["string_types"] = {"language": language, "tools": types}
-        accepted = _written(accepted, types, language)
+        accepted, (base,) = _written(accepted, types, language), _written([base], types, language)
+    else:
+        grader["schema"] = "listed_values_pass"  # BFCL's answer key wins where its own schema disagrees
     verify = {"accepted": accepted,
               "wrong": [REFUSAL, "Here is the answer in words, without calling any function: it depends.",
-                        _wrong_value(truth, accepted[0])]}
+                        _wrong_value(truth, base)]}
     return grader, verify
 
 
@@ -426,6 +465,7 @@ def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, li
         grader, verify = _expected_calls(truth or [], entry["function"], language)
     raw = {"id": f"BFCL-{category}-{number}", "title": entry["id"], "category": "tooluse",
            "difficulty": difficulty, "messages": [dict(m) for m in turns[0]], "tools": tools,
-           "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}"}
+           "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}",
+           "report_category": f"{NAME}/{category}"}
     case = build_case(raw, path)
     return Case(**{**case.__dict__, "line": line})

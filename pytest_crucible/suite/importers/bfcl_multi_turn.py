@@ -178,7 +178,7 @@ def to_case(entry: dict, truth: list[list[str]], category: str, path: Path, line
     reference, wrong = _scripts(World(classes, config, long_context), truth)
     raw = {"id": f"BFCL-{category}-{entry['id'].rsplit('_', 1)[-1]}", "title": entry["id"],
            "category": "tooluse", "difficulty": difficulty, "messages": [dict(m) for m in entry["question"][0]],
-           "tools": tools, "tags": ["bfcl"], "family": f"BFCL-{category}",
+           "tools": tools, "tags": ["bfcl"], "family": f"BFCL-{category}", "report_category": f"bfcl/{category}",
            "simulation": {"handler": WorldHandler(classes, config, long_context), "max_turns": STEP_LIMIT,
                           "user_turns": user_turns},
            "grader": {"type": "bfcl_multi_turn", "classes": classes, "initial_config": config,
