@@ -69,6 +69,7 @@ def test_the_ground_truth_through_the_loopback_endpoint_passes(endpoint, cases):
     case = cases["BFCL-multi-turn-base-1"]
     row = run(endpoint, case, case.verify["reference"])
     assert row["outcome"] == "passed", row["reason"]
+    assert row["category"] == "bfcl/multi-turn-base"  # reported apart from the built-in tooluse cases
     server = endpoint[0]
     last = server.chat_requests[-1].body["messages"]
     assert [m["content"] for m in last if m["role"] == "user"] == [

@@ -86,8 +86,9 @@ class ItemKind:
 def request(item: ItemContext, messages, tools=None):
     """One request of the item's case (its tools, or those given, budget and parameters) with these messages."""
     case, model = item.case, item.model
+    offered = list(tools if tools is not None else case.tools)
     return item.client.chat(list(messages), max_tokens=max_tokens_for(case, model),
-                            tools=list(tools if tools is not None else case.tools) or None, tool_choice=case.tool_choice,
+                            tools=offered or None, tool_choice=case.tool_choice,
                             params=request_params(case, model), reasoning_budget=reasoning_budget_for(case, model))
 
 

@@ -375,7 +375,8 @@ def check_simulation(spec: Any, tool_names: Sequence[str]) -> list[tuple[str | N
 
 def _turns_problems(turns: Any, tool_names: Sequence[str]) -> list[tuple[str | None, str]]:
     if not isinstance(turns, list):
-        return [("user_turns", "user_turns is a list of later user turns: a message, or {messages: [...], add_tools: [...]}")]
+        return [("user_turns", "user_turns is a list of later user turns: a message, or "
+                               "{messages: [...], add_tools: [...]}")]
     problems: list[tuple[str | None, str]] = []
     for i, turn in enumerate(turns):
         where = f"user_turns.{i}"

@@ -212,7 +212,8 @@ def _typed_enum(schema: dict) -> dict:
     kind, enum = schema.get("type"), schema.get("enum")
     if not isinstance(kind, str) or not isinstance(enum, list):
         return schema
-    types = {_JSON_TYPES.get(type(v)) for v in enum} - {kind, "null"} - ({"integer"} if kind == "number" else set())
+    types = {t for v in enum if (t := _JSON_TYPES.get(type(v)))} - {kind, "null"} - ({"integer"} if kind == "number"
+                                                                                 else set())
     if not types:
         return schema
     read = [_READ_AS[kind](v) for v in enum if isinstance(v, str) and kind in _READ_AS]
