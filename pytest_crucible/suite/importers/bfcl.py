@@ -5,7 +5,8 @@ installed `bfcl-eval` package (`bfcl_eval/data/BFCL_v*_<category>.json` and `pos
 object a line), located through the import system without importing the package; nothing is copied here.
 `pip install --no-deps bfcl-eval` is enough (its own dependencies run its evaluation, not its data).
 
-The single-turn categories become cases `BFCL-<category>-<n>`, each category its own family:
+The categories become cases `BFCL-<category>-<n>`, each category its own family and report category
+(`bfcl/<category>`):
 
     simple              one function offered, one call expected        (BFCL's simple_python)
     multiple            several functions offered, one call expected
@@ -16,6 +17,8 @@ The single-turn categories become cases `BFCL-<category>-<n>`, each category its
     live-simple, live-multiple, live-parallel, live-parallel-multiple, live-irrelevance
                         the same kinds from BFCL's user-contributed live set
     live-relevance      some function fits: any call the functions take passes, none fails
+    multi-turn-base, multi-turn-miss-func, multi-turn-miss-param, multi-turn-long-context
+                        conversations run against BFCL's simulated APIs (bfcl_multi_turn.py)
 
 Each expected call is checked as BFCL's possible answers describe it, by the tool_calls grader, following
 BFCL's own checker (bfcl_eval/eval_checker/ast_eval/ast_checker.py): the function name, every argument
@@ -23,7 +26,9 @@ among its listed values (a value list with "" may also be left out), no argument
 (`arguments_match: exact`) nor one the function does not declare, integers as integers (10.0 is no
 integer; an integer passes for a float), strings under BFCL's standardisation (`strings: loose`: case,
 blanks and , . / _ * ^ ignored, ' read as "), enum values in any case, calls in any order, and the
-arguments valid under the function's JSON schema; an irrelevance item passes any reply without a call,
+arguments valid under the function's JSON schema, except a value BFCL's answer key lists (`schema:
+listed_values_pass`: of the listed value's type, and compared as written where that type is not the
+declared one, as BFCL reads such a value as a variable); an irrelevance item passes any reply without a call,
 an empty one too (`allow_empty`). BFCL writes its schemas in Python's words (dict, float, tuple, any);
 they are sent as JSON schema (object, number, array, no type), and names are sent as OpenAI tools allow
 them (`math.factorial` -> `math_factorial`).
@@ -34,13 +39,14 @@ Where the grader differs from BFCL's checker on purpose (benchmarks/checker_agre
 - strings are normalised at every depth (BFCL leaves strings inside a list inside a mapping as written);
 - a minus sign that starts a value or follows an operator counts ("-5" != "5"; BFCL drops every "-");
 - "" given for an argument BFCL lets be left out is a value, not the omission (BFCL passes it);
-- a value the function's own schema refuses fails although BFCL lists it (a variable name for a number,
-  a value outside the enum, a string where the schema says array); a parameter whose default is null or
-  outside its enum takes that default too (live answers list it).
+- a value the function's own schema refuses fails unless BFCL lists it (a relevance call without the
+  required arguments); a parameter whose default is null or outside its enum takes that default too (live
+  answers list it), and an enum written in another type than the declared one also lists its values as
+  that type (["1", "2"] for an integer takes 1 and 2).
 
 `verify.accepted` holds a reply for every listed possible value (the first value of every argument, then
 each other value or omission in turn, and the calls in reverse order) that BFCL's own checker lets through
-its required-argument and type checks, which `crucible cases verify
+its required-argument, declared-argument and type checks, which `crucible cases verify
 --import bfcl` grades: at least 99% must pass, and the rest are listed with the reason. `verify.wrong`
 holds a refusal, a prose answer with no call and a reply with a value BFCL does not list (irrelevance:
 a call with empty arguments and one with placeholder arguments), all of which must fail.
@@ -139,7 +145,7 @@ def _read_lines(path: Path) -> list[dict]:
 
 
 def load(path: Path | None = None) -> list[Case]:
-    """The cases of one data file (one category), or of all five."""
+    """The cases of one data file (one category), or of all of them."""
     files = [Path(path)] if path is not None else data_files()
     cases = []
     for file in files:
