@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,12 @@ def test_verify_replays_the_ground_truth_of_a_few_entries_of_each_category(cases
     assert report.problems == [], "\n".join(map(str, report.problems[:10]))
     assert report.traces_replayed == 3 * len(chosen)  # the reference passes, both wrong scripts fail
 
+
+
+def test_the_grader_agrees_with_bfcls_own_multi_turn_checker_on_a_sample():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bfcl_multi_turn_agreement  # the benchmark script (not a package)
+
+    agreed, counts, shown = bfcl_multi_turn_agreement.run(per_category=2, seed=3)
+    assert agreed == sum(counts.values()) > 40, shown
+    assert counts[("ground truth", True)] == 8 and counts[("value changed", True)] > 0
