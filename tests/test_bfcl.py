@@ -41,7 +41,8 @@ def test_the_single_turn_categories_from_the_packages_data_files(cases):
     assert [f.name for f in files] == [f"BFCL_v4_{stem}.json" for stem in (
         "simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance", "simple_java", "simple_javascript",
         "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple", "live_irrelevance",
-        "live_relevance", "multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param", "multi_turn_long_context")]
+        "live_relevance", "multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param",
+        "multi_turn_long_context")]
     assert all(f.parent == bfcl.package_dir() / "data" for f in files)
     assert Counter(c.family for c in cases.values()) == {
         "BFCL-simple": 400, "BFCL-multiple": 200, "BFCL-parallel": 200, "BFCL-parallel-multiple": 200,
@@ -65,8 +66,8 @@ def test_a_simple_question_becomes_a_tool_and_an_expected_call(cases):
     assert tool["function"]["name"] == "calculate_triangle_area"
     assert tool["function"]["parameters"]["type"] == "object"  # BFCL writes "dict"
     assert case.grader == {"type": "tool_calls", "order": "any", "allow_extra": False, "arguments_match": "exact",
-                           "strings": "loose", "schema": "listed_values_pass", "calls": [call("calculate_triangle_area", base=10, height=5,
-                                                              unit={"optional": ["units"]})]}
+                           "strings": "loose", "schema": "listed_values_pass",
+                           "calls": [call("calculate_triangle_area", base=10, height=5, unit={"optional": ["units"]})]}
     assert case.verify["accepted"] == [{"tool_calls": [call("calculate_triangle_area", base=10, height=5, unit="units")]},
                                        {"tool_calls": [call("calculate_triangle_area", base=10, height=5)]}]
 
@@ -132,7 +133,7 @@ def test_verify_accepts_at_least_99_percent_of_the_possible_answers_and_lists_th
     assert report.problems == [], "\n".join(map(str, report.problems[:20]))
     assert report.accepted_graded >= 3500  # every listed value of every argument, and parallel calls reversed
     share = 1 - len(report.rejected) / report.accepted_graded
-    assert ACCEPTED_SHARE <= share
+    assert share >= ACCEPTED_SHARE
     assert report.references_graded == 9779  # the wrong replies, all of which fail
     by_reason = Counter(p.message.rsplit(": ", 1)[-1].split(" ")[-1] for p in report.rejected)
     assert all(p.message.startswith("verify.accepted[") for p in report.rejected)
@@ -142,8 +143,11 @@ def test_verify_accepts_at_least_99_percent_of_the_possible_answers_and_lists_th
     # the enum; an argument the function lacks is no possible answer (BFCL's checker refuses it too)
     assert not any("'ft' is not one of ['meter', 'feet']" in p.message for p in report.rejected), by_reason
     assert not any("not an argument of" in p.message for p in report.rejected), by_reason
-    assert all("type" not in r["tool_calls"][-1]["arguments"] for r in cases["BFCL-parallel-multiple-26"].verify["accepted"]
-               if r["tool_calls"][-1]["name"] == "bank_calculate_balance")
+    # where BFCL's checker can pass no reply (a required argument listed only as "", an undeclared one), none
+    assert [c.id for c in cases.values() if c.grader.get("calls") and not c.verify["accepted"]] == [
+        "BFCL-live-multiple-507-149-4", "BFCL-live-multiple-862-181-3", "BFCL-live-multiple-964-207-0"]
+    assert all("type" not in c["arguments"] for r in cases["BFCL-parallel-multiple-26"].verify["accepted"]
+               for c in r["tool_calls"] if c["name"] == "bank_calculate_balance")
     # leaving out a required argument BFCL lists as "" is no possible answer: BFCL's checker fails it first
     assert all("formatted" in r["tool_calls"][0]["arguments"] for r in cases["BFCL-simple-17"].verify["accepted"])
     print(f"\nBFCL: {report.summary()}")
