@@ -63,14 +63,16 @@ DOCUMENTED = {
                                                                 "own marker for 'may be left out'); it is a value"),
     ("ours", "no value listed"): ("ours", "BFCL lists no value at all ([]) for an argument of two live items, so its "
                                           "checker fails every reply there; the importer reads it as the value []"),
-    ("bfcl", "schema refuses"): ("ours", "the value breaks the function's own schema (a type, an enum, a required "
-                                         "argument); BFCL checks the possible answers, not the schema"),
+    ("bfcl", "schema refuses"): ("ours", "the call breaks the function's own schema where BFCL's answer key lists "
+                                         "no value (a relevance call without its required arguments); BFCL "
+                                         "checks the possible answers, not the schema"),
 }
 
 
 # Java and JavaScript: their candidates would have to be written as source text, and their mutants too; not
-# done yet (their possible answers are checked by `crucible cases verify --import bfcl` alone)
-UNCOVERED = {"java", "javascript"}
+# done yet (their possible answers are checked by `crucible cases verify --import bfcl` alone). Multi-turn:
+# graded by BFCL's own state and response checks (grading/bfcl_multi_turn.py), replayed by verify
+UNCOVERED = {"java", "javascript", *bfcl.bfcl_multi_turn.CATEGORIES}
 
 
 @dataclass

@@ -242,3 +242,46 @@ def test_content_hash_covers_the_simulation_and_is_stable_for_handlers(tmp_path)
 def test_verify_replies_become_responses():
     response = response_from(tool_turn(("read_log", {"path": "/x"}), content="Reading."))
     assert response.content == "Reading." and response.tool_calls[0].parsed_arguments() == {"path": "/x"}
+
+
+def test_later_user_turns_follow_the_answer_and_may_add_tools():
+    spec = {**TABLE, "max_turns": 2, "user_turns": ["Now the rotated log.",
+                                                   {"messages": [{"role": "user", "content": "Delete it."}],
+                                                    "add_tools": ["delete_log"]}]}
+    asked: list[tuple[list, list | None]] = []
+    script = scripted([Response(tool_calls=[call("read_log", {"path": "/var/log/app.log"})]), answer("2 errors."),
+                       answer("I cannot read it."), Response(tool_calls=[call("delete_log", {"path": "x"})]),
+                       answer("Deleted.")])
+
+    def ask(messages, tools=None):
+        asked.append((messages, tools))
+        return script(messages)
+
+    trace = run_loop([{"role": "user", "content": "Count the errors."}], Simulation(spec, ["read_log", "delete_log"],
+                                                                                   tools=TOOLS), ask)
+    assert trace.stop == "answered" and trace.user_turns == 3
+    assert [t.user_turn for t in trace.turns] == [0, 0, 1, 2, 2] and trace.state == {"deleted": True}
+    # delete_log is withheld until the turn that adds it; from then on every tool is offered (tools not given)
+    assert [tools and [t["function"]["name"] for t in tools] for _, tools in asked] == [["read_log"]] * 3 + [None] * 2
+    third = asked[2][0]
+    assert [m["role"] for m in third] == ["user", "assistant", "tool", "assistant", "user"]
+    assert third[3] == {"role": "assistant", "content": "2 errors."} and third[4]["content"] == "Now the rotated log."
+    assert trace.to_dict()["turns"][2]["user_turn"] == 1
+
+
+def test_a_user_turn_that_reaches_the_limit_ends_the_run():
+    spec = {**TABLE, "max_turns": 2, "user_turns": ["And again."]}
+    again = Response(tool_calls=[call("read_log", {"path": "/var/log/app.log"})])
+    trace = run_loop([{"role": "user", "content": "Count."}], Simulation(spec, ["read_log", "delete_log"]),
+                     scripted([answer("Done."), again, again]))
+    assert (trace.stop, len(trace.turns), trace.turns[-1].user_turn) == ("turn_limit", 3, 1)
+
+
+@pytest.mark.parametrize("turns, where", [
+    ("more", "user_turns"),
+    ([{"message": "x"}], "user_turns.0"),
+    ([{"messages": [{"role": "user", "content": "x"}], "add_tools": ["rm"]}], "user_turns.0"),
+])
+def test_user_turns_are_checked(turns, where):
+    problems = check_simulation({**TABLE, "user_turns": turns}, ["read_log", "delete_log"])
+    assert [p[0] for p in problems] == [where]

@@ -291,3 +291,23 @@ def test_changing_one_argument_fails(calls, data):
     assume(_canon(calls) != _canon([*calls[:i], (name, changed), *calls[i + 1:]]))
     g = run(_spec(calls), [*calls[:i], (name, changed), *calls[i + 1:]])
     assert not g.passed
+
+
+def test_listed_values_pass_where_the_schema_refuses_them_and_no_others():
+    tools = [function_tool("measure", "Measure a building.", {"unit": {"type": "string", "enum": ["meter", "feet"]},
+                                                                "floors": {"type": "string"}}, ["unit"])]
+    listed = {"calls": [{"name": "measure", "arguments": {"unit": {"one_of": ["feet", "ft"]},
+                                                          "floors": {"optional": [3]}}}],
+              "schema": "listed_values_pass"}
+    assert run(listed, [("measure", {"unit": "ft"})], tools=tools).passed
+    assert run(listed, [("measure", {"unit": "FT", "floors": 3})], tools=tools).passed
+    assert run(listed, [("measure", {"unit": "yd"})], tools=tools).reason == \
+        "measure.unit: 'yd' is not one of ['meter', 'feet']"
+    # a value of another type than the listed one, or another value, still meets the schema
+    assert not run(listed, [("measure", {"unit": "ft", "floors": 3.0})], tools=tools).passed
+    assert not run(listed, [("measure", {"unit": "ft", "floors": 4})], tools=tools).passed
+    strict = {**listed, "schema": "strict"}
+    assert run(strict, [("measure", {"unit": "ft"})], tools=tools).reason == \
+        "measure.unit: 'ft' is not one of ['meter', 'feet']"
+    assert ("schema", "schema is strict or listed_values_pass") in check_spec({**listed, "type": "tool_calls",
+                                                                              "schema": "loose"})

@@ -83,11 +83,12 @@ class ItemKind:
 
 # -- accuracy: one request, one grade ------------------------------------------------------------
 
-def request(item: ItemContext, messages):
-    """One request of the item's case (its tools, budget and parameters) with these messages."""
+def request(item: ItemContext, messages, tools=None):
+    """One request of the item's case (its tools, or those given, budget and parameters) with these messages."""
     case, model = item.case, item.model
+    offered = list(tools if tools is not None else case.tools)
     return item.client.chat(list(messages), max_tokens=max_tokens_for(case, model),
-                            tools=list(case.tools) or None, tool_choice=case.tool_choice,
+                            tools=offered or None, tool_choice=case.tool_choice,
                             params=request_params(case, model), reasoning_budget=reasoning_budget_for(case, model))
 
 
@@ -125,7 +126,7 @@ def ask_in_turns(item: ItemContext) -> LoopRun:
     """Drive the loop. A failure part-way is kept, not raised, so the row still gets the turns made."""
     trace = Trace()
     try:
-        run_case_loop(item.case, lambda messages: request(item, messages), trace)
+        run_case_loop(item.case, lambda messages, tools=None: request(item, messages, tools), trace)
     except Exception as exc:
         return LoopRun(trace, exc)
     return LoopRun(trace)

@@ -18,6 +18,10 @@
   refusal or a reply about something else fails. `allow_empty: true` also passes an empty reply (BFCL's
   irrelevance rule: no call is all it asks). `expect_call: true` with no `calls`: any call the offered tools
   take passes, a reply without one fails (BFCL's relevance rule).
+- `schema: listed_values_pass` (BFCL's imports; the default is `strict`): a value the expected calls list
+  for an argument passes although the tool's schema refuses it (BFCL's answer key lists values its own
+  function documents refuse: "ft" for the enum ["meter", "feet"], 2 for a string); every other value, the
+  required arguments and the undeclared ones are checked against the schema as always.
 - `string_types: {language: java|javascript, tools: {tool: {argument: type}}}`: these arguments are sent as
   source text and read by their declared type before they are compared (typed_strings.py, BFCL's rule).
 - `strings: normal` (the default) compares strings after fold(): Unicode forms, typographic dashes and
@@ -49,7 +53,7 @@ from pytest_crucible.grading.final_answer import (
 )
 
 _FIELDS = {"type", "calls", "order", "allow_extra", "forbidden", "arguments_match", "expect_no_call", "answer",
-           "strings", "allow_empty", "expect_call", "string_types"}
+           "strings", "allow_empty", "expect_call", "string_types", "schema"}
 
 
 def check(spec: dict) -> list[tuple[str | None, str]]:
@@ -74,6 +78,8 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
                 problems.append((f"calls[{i}].arguments", bad))
     if not isinstance(no_call, bool):
         problems.append(("expect_no_call", "expect_no_call is true or false"))
+    if spec.get("schema", "strict") not in ("strict", "listed_values_pass"):
+        problems.append(("schema", "schema is strict or listed_values_pass"))
     if spec.get("allow_empty", False) not in (True, False):
         problems.append(("allow_empty", "allow_empty is true or false"))
     elif spec.get("allow_empty") and no_call is not True:
@@ -187,6 +193,43 @@ def _diagnose(e: dict, actual: list[tuple[str, dict]], used: set[int], exact: bo
     return call_problem(e, *actual[j], exact, same) or f"{e['name']} called fewer times than expected"
 
 
+def _listed(spec: dict, tool: dict, args: dict) -> set[str]:
+    """Under `schema: listed_values_pass`, the arguments whose values an expected call lists, by BFCL's type
+    rule: of the type of a listed value, and, where that is not the type the tool declares (BFCL reads it as
+    a variable), exactly as listed."""
+    if spec.get("schema", "strict") != "listed_values_pass":
+        return set()
+    name = tool["function"]["name"]
+    exact, same = spec.get("arguments_match", "subset") == "exact", comparer(spec)
+    wanted = [c.get("arguments") or {} for c in spec.get("calls") or [] if c.get("name") == name]
+    declared = tool_schema.parameters(tool).get("properties") or {}
+    out = set()
+    for arg, value in args.items():
+        for want in (w[arg] for w in wanted if arg in w):
+            if argument_problem(arg, value, want, exact, same) is None and _same_kind(value, want) and (
+                    tool_schema.takes_type(declared.get(arg), value) or _exactly_listed(value, want)):
+                out.add(arg)
+    return out
+
+
+def _listed_values(want: Any) -> list:
+    if matchers.is_matcher(want):
+        kind, listed = next(iter(want.items()))
+        return [v for item in listed for v in _listed_values(item)] if kind in ("one_of", "optional") else []
+    return [want]
+
+
+def _same_kind(value: Any, want: Any) -> bool:
+    """The value has the Python type of a listed value (BFCL's type check: 5.0 is not the 5 it lists)."""
+    if matchers.is_matcher(want) and next(iter(want)) in ("set", "contains"):
+        return type(value) is (list if "set" in want else str)
+    return any(type(value) is type(v) for v in _listed_values(want))
+
+
+def _exactly_listed(value: Any, want: Any) -> bool:
+    return any(type(value) is type(v) and value == v for v in _listed_values(want))
+
+
 def _no_call_grade(case, response, details: dict) -> Grade:
     text = strip_reasoning(response.content or "").strip()
     spec = case.grader.get("answer")
@@ -233,7 +276,8 @@ def grade(case, response) -> Grade:
         if offered:
             if name not in offered:
                 return fail(f"called {name}, which is not among the offered tools")
-            problem = tool_schema.problem(offered[name], args, loose_strings=loose_strings)
+            problem = tool_schema.problem(offered[name], args, loose_strings=loose_strings,
+                                          excused=_listed(spec, offered[name], args))
             if problem:
                 return fail(problem)
         if "string_types" in spec:

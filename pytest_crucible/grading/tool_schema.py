@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
@@ -59,13 +59,16 @@ def declared(schema: dict) -> set[str] | None:
     return names
 
 
-def problem(tool: dict, args: dict, *, loose_strings: bool = False) -> str | None:
-    """Why the tool (an OpenAI function tool) would refuse these arguments; None when it takes them."""
+def problem(tool: dict, args: dict, *, loose_strings: bool = False, excused: Collection[str] = ()) -> str | None:
+    """Why the tool (an OpenAI function tool) would refuse these arguments; None when it takes them. What
+    the schema says of the values of the `excused` arguments is not asked (their names still must be declared,
+    and required arguments given)."""
     name = tool["function"]["name"]
     schema = parameters(tool)
     validator = (_LOOSE_ENUMS if loose_strings else _STRICT)(schema)
     try:
-        error = best_match(validator.iter_errors(args))
+        error = best_match(e for e in validator.iter_errors(args)
+                           if not (e.absolute_path and e.absolute_path[0] in excused))
     except (SchemaError, UnknownType) as exc:
         raise CaseError(f"the parameters of tool {name} are not a valid JSON schema: "
                         f"{str(exc).splitlines()[0]}") from None
@@ -81,6 +84,20 @@ def problem(tool: dict, args: dict, *, loose_strings: bool = False) -> str | Non
     return f"{name}{where}: {message if len(message) <= 120 else message[:117] + '...'}"
 
 
+_JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array", dict: "object",
+               type(None): "null"}
+
+
+def takes_type(param: Any, value: Any) -> bool:
+    """Whether a parameter's schema declares the value's JSON type (no type declared: any; a number takes an
+    integer)."""
+    if not isinstance(param, dict) or "type" not in param:
+        return True
+    declared = param["type"] if isinstance(param["type"], list) else [param["type"]]
+    kind = _JSON_TYPES.get(type(value))
+    return kind in declared or (kind == "integer" and "number" in declared)
+
+
 def schema_problem(tool: dict) -> str | None:
     """Why a tool's parameters are not a JSON schema the grader can check calls against."""
     try:
@@ -90,4 +107,4 @@ def schema_problem(tool: dict) -> str | None:
     return None
 
 
-__all__ = ["declared", "parameters", "problem", "schema_problem"]
+__all__ = ["declared", "parameters", "problem", "schema_problem", "takes_type"]

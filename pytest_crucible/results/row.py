@@ -142,7 +142,8 @@ class Row:
         return cls(
             run_id=run_id, model=model.name, model_id=model.model_id,
             provider=model.provider.name if model.provider else "local",
-            case_id=case.id, category=case.category, difficulty=case.difficulty, tags=list(case.tags),
+            case_id=case.id, category=case.report_category or case.category, difficulty=case.difficulty,
+            tags=list(case.tags),
             family=case.family, case_hash=case.content_hash, seed=seed, repeat=repeat,
             started_at=now_iso(),
             params=asked_params(case, model))

@@ -17,6 +17,16 @@ until the model answers without a call or the turn limit is reached:
             set: {seen: true}                    # updates the state when it answers
             injected: true                       # carries an instruction the model must not follow
 
+A conversation of several user turns lists the later ones under `user_turns:`; each is sent once the model
+answered the one before without a call (its answer stays in the conversation), and `max_turns` counts the
+model requests of each user turn. A later turn may offer tools the earlier ones did not (`add_tools`: names
+of the case's tools, withheld until then):
+
+    simulation:
+      user_turns:
+        - "Now sort the file."                        # a user message, or
+        - {messages: [{role: user, content: "..."}], add_tools: [sort]}
+
 A Python case file may give `handler:` instead of `tools:` for a world with moving parts: a function
 `handler(name, arguments, state)` returning what a rule would say, `{"result": ...}` or
 `{"error": "..."}` (with `"injected": True` where it applies), and changing `state` in place.
@@ -47,10 +57,12 @@ from pytest_crucible.common.errors import CaseError
 
 DEFAULT_MAX_TURNS = 8
 MAX_TURNS_LIMIT = 50
-_SPEC_KEYS = {"max_turns", "state", "tools", "handler"}
+_SPEC_KEYS = {"max_turns", "state", "tools", "handler", "user_turns"}
+_TURN_KEYS = {"messages", "add_tools"}
 _RULE_KEYS = {"arguments", "result", "error", "set", "injected"}
 
-Ask = Callable[[list[dict]], Response]
+# ask(messages) -> Response; where a case withholds tools, ask(messages, tools=[the tools offered now])
+Ask = Callable[..., Response]
 
 
 # ------------------------------------------------------------------------------------------ values
@@ -112,6 +124,7 @@ class ToolResult:
 class Turn:
     response: Response                                     # one model request: text, calls, timings, tokens
     results: list[ToolResult] = field(default_factory=list)  # one per tool call, in call order
+    user_turn: int = 0                                     # which user turn it answers (0: the case's messages)
 
 
 @dataclass
@@ -120,6 +133,7 @@ class Trace:
     state: dict = field(default_factory=dict)
     stop: str = ""   # "answered" (a turn without calls), "turn_limit", "truncated" (cut off at max_tokens)
     max_turns: int = DEFAULT_MAX_TURNS
+    user_turns: int = 1   # user turns in the conversation (the case's messages, then simulation.user_turns)
 
     @property
     def final(self) -> Response:
@@ -142,7 +156,8 @@ class Trace:
             "turns": [{"content": t.response.content, "reasoning": t.response.reasoning,
                        "finish_reason": t.response.finish_reason,
                        "tool_calls": [{"name": r.name, "arguments": r.arguments, "result": r.content,
-                                       "error": r.error, "injected": r.injected} for r in t.results]}
+                                       "error": r.error, "injected": r.injected} for r in t.results],
+                       **({"user_turn": t.user_turn} if self.user_turns > 1 else {})}
                       for t in self.turns],
             "state": _jsonable(self.state),
         }
@@ -157,15 +172,34 @@ def _jsonable(value: Any) -> Any:
 class Simulation:
     """The deterministic tools of one case: rule tables, or a Python handler."""
 
-    def __init__(self, spec: Mapping, tool_names: Sequence[str] = (), case=None):
+    def __init__(self, spec: Mapping, tool_names: Sequence[str] = (), case=None, tools: Sequence[Mapping] = ()):
         self.spec = spec
         self.tool_names = list(tool_names)
         self.case = case  # named in the error when a handler breaks
+        self.tools = list(tools)  # the case's tools (sent as offered where later turns add some)
 
     @classmethod
     def of(cls, case) -> Simulation:
         names = [t["function"]["name"] for t in case.tools if isinstance(t.get("function"), dict)]
-        return cls(case.simulation, names, case)
+        return cls(case.simulation, names, case, case.tools)
+
+    def user_turns(self, messages: Sequence[Mapping]) -> list[tuple[list[dict], list[str]]]:
+        """Each user turn's messages and the tool names it adds: the case's messages first."""
+        out: list[tuple[list[dict], list[str]]] = [([dict(m) for m in messages], [])]
+        for turn in self.spec.get("user_turns") or []:
+            if isinstance(turn, str):
+                out.append(([{"role": "user", "content": turn}], []))
+            else:
+                out.append(([dict(m) for m in turn.get("messages") or []], list(turn.get("add_tools") or [])))
+        return out
+
+    def offered(self, added: set[str]) -> list[dict] | None:
+        """The tools offered once `added` were added; None when no turn withholds any (all are offered)."""
+        withheld = {n for turn in self.spec.get("user_turns") or [] if isinstance(turn, Mapping)
+                    for n in turn.get("add_tools") or []} - added
+        if not withheld:
+            return None
+        return [dict(t) for t in self.tools if (t.get("function") or {}).get("name") not in withheld]
 
     def _broken(self, message: str) -> CaseError:
         case = self.case
@@ -223,24 +257,43 @@ class Simulation:
 
 def run_loop(messages: Sequence[Mapping], simulation: Simulation, ask: Ask, max_turns: int | None = None,
              trace: Trace | None = None) -> Trace:
-    """Drive the conversation until the model answers without a tool call or `max_turns` requests were
-    made. Exceptions from `ask` (an endpoint failure) propagate; pass your own `trace` to keep the
-    turns made before one."""
+    """Drive the conversation: each user turn until the model answers without a tool call (then the next
+    user turn is sent) or `max_turns` requests were made in it. Exceptions from `ask` (an endpoint failure)
+    propagate; pass your own `trace` to keep the turns made before one."""
     trace = trace if trace is not None else Trace()
     trace.max_turns = max_turns or simulation.max_turns
     trace.state = simulation.new_state()
-    conversation = [dict(m) for m in messages]
-    for turn_index in range(trace.max_turns):
-        response = ask([dict(m) for m in conversation])
-        turn = Turn(response)
+    user_turns = simulation.user_turns(messages)
+    trace.user_turns = len(user_turns)
+    conversation: list[dict] = []
+    added: set[str] = set()
+    for user_turn, (said, add_tools) in enumerate(user_turns):
+        conversation += said
+        added |= set(add_tools)
+        tools = simulation.offered(added)
+        if not _answer_user_turn(conversation, simulation, ask, trace, user_turn, tools):
+            return trace
+        if user_turn + 1 < len(user_turns):  # the answer stays in the conversation
+            conversation.append({"role": "assistant", "content": trace.final.content or ""})
+    trace.stop = "answered"
+    return trace
+
+
+def _answer_user_turn(conversation: list[dict], simulation: Simulation, ask: Ask, trace: Trace, user_turn: int,
+                      tools: list[dict] | None) -> bool:
+    """The model's requests for one user turn; False when the run stops there (truncated, turn limit)."""
+    for step in range(trace.max_turns):
+        asked = [dict(m) for m in conversation]
+        response = ask(asked) if tools is None else ask(asked, tools=tools)
+        turn = Turn(response, user_turn=user_turn)
         trace.turns.append(turn)
         if response.truncated:
             trace.stop = "truncated"
-            return trace
+            return False
         if not response.tool_calls:
-            trace.stop = "answered"
-            return trace
-        ids = [c.id or f"call_{turn_index}_{i}" for i, c in enumerate(response.tool_calls)]
+            return True
+        prefix = f"call_{step}" if user_turn == 0 else f"call_{user_turn}_{step}"
+        ids = [c.id or f"{prefix}_{i}" for i, c in enumerate(response.tool_calls)]
         # content "" rather than null: llama-cpp-python's server refuses a null assistant content
         conversation.append({"role": "assistant", "content": response.content or "", "tool_calls": [
             {"id": ident, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
@@ -250,7 +303,7 @@ def run_loop(messages: Sequence[Mapping], simulation: Simulation, ask: Ask, max_
             turn.results.append(result)
             conversation.append({"role": "tool", "tool_call_id": ident, "content": result.content})
     trace.stop = "turn_limit"
-    return trace
+    return False
 
 
 def run_case_loop(case, ask: Ask, trace: Trace | None = None) -> Trace:
@@ -263,7 +316,7 @@ def scripted(turns: Sequence[Response]) -> Ask:
     after the last one it raises ScriptExhausted."""
     queue = list(turns)
 
-    def ask(_messages: list[dict]) -> Response:
+    def ask(_messages: list[dict], tools: list[dict] | None = None) -> Response:
         if not queue:
             raise ScriptExhausted(len(turns))
         return copy.deepcopy(queue.pop(0))
@@ -292,6 +345,7 @@ def check_simulation(spec: Any, tool_names: Sequence[str]) -> list[tuple[str | N
         problems.append(("max_turns", f"max_turns is a whole number from 1 to {MAX_TURNS_LIMIT}"))
     if not isinstance(spec.get("state", {}), Mapping):
         problems.append(("state", "state is a mapping (the simulated world's initial state)"))
+    problems += _turns_problems(spec.get("user_turns", []), tool_names)
     has_tools, has_handler = "tools" in spec, "handler" in spec
     if has_tools == has_handler:
         problems.append((None, "give exactly one of tools (rule tables per tool) or handler (a function, "
@@ -316,6 +370,27 @@ def check_simulation(spec: Any, tool_names: Sequence[str]) -> list[tuple[str | N
             problem = _rule_problem(rule)
             if problem:
                 problems.append((f"{where}.{i}", problem))
+    return problems
+
+
+def _turns_problems(turns: Any, tool_names: Sequence[str]) -> list[tuple[str | None, str]]:
+    if not isinstance(turns, list):
+        return [("user_turns", "user_turns is a list of later user turns: a message, or "
+                               "{messages: [...], add_tools: [...]}")]
+    problems: list[tuple[str | None, str]] = []
+    for i, turn in enumerate(turns):
+        where = f"user_turns.{i}"
+        if isinstance(turn, str):
+            continue
+        if not isinstance(turn, Mapping) or set(turn) - _TURN_KEYS:
+            problems.append((where, "a user turn is a message, or {messages: [...], add_tools: [tool names]}"))
+            continue
+        messages = turn.get("messages", [])
+        if not isinstance(messages, list) or not all(isinstance(m, Mapping) and "role" in m for m in messages):
+            problems.append((where, "messages is a list of {role, content}"))
+        unknown = [n for n in turn.get("add_tools") or [] if n not in tool_names]
+        if not isinstance(turn.get("add_tools", []), list) or unknown:
+            problems.append((where, f"add_tools names tools of the case (not {', '.join(map(str, unknown))})"))
     return problems
 
 

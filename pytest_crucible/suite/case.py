@@ -14,7 +14,7 @@ from pytest_crucible.common.errors import CaseError
 from pytest_crucible.common.numbers import MAX_SECONDS, MAX_TOKENS, number_problem
 from pytest_crucible.common.yamlio import LineDict, load_yaml
 from pytest_crucible.suite.agent_loop import check_simulation
-from pytest_crucible.suite.grader_types import check_spec
+from pytest_crucible.suite.grader_types import check_spec, grades_trace
 from pytest_crucible.suite.python_case_files import python_case_entries
 from pytest_crucible.suite.speed_plan import check_plan
 from pytest_crucible.suite.tiers import hardness_problem
@@ -23,6 +23,7 @@ CATEGORIES = ("coding", "math", "reasoning", "tooluse", "instruct", "longctx", "
 DIFFICULTIES = ("easy", "medium", "hard")
 # Tags that become pytest markers; any other tag is only a keyword for -k.
 MARKER_TAGS = ("judged", "smoke", "starter")
+_REPORT_CATEGORY = re.compile(r"[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9-]*")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$")
 DEFAULT_MAX_TOKENS = 4096
 TOKENS: dict[str, Any] = {"minimum": 1, "maximum": MAX_TOKENS, "integer": True, "what": "a positive integer (tokens)"}
@@ -37,7 +38,7 @@ PYTHON_SUFFIX = "_cases.py"
 _FIELDS = {
     "id", "category", "difficulty", "prompt", "system", "messages", "grader", "tools", "tool_choice",
     "max_tokens", "params", "tags", "timeout_s", "min_context", "verify", "title", "notes", "family",
-    "simulation", "speed", "reasoning_budget", "hardness",
+    "simulation", "speed", "reasoning_budget", "hardness", "report_category",
 }
 # Request fields that `params` (a case's or a model's) may not set: the client sets them, or they would
 # change what one item is (several choices, another model). Each with what to write instead.
@@ -86,6 +87,8 @@ class Case:
     reasoning_budget: int | None = None
     # the facts the tier rule reads (suite/tiers.py): {steps, search, traps}; empty when not declared
     hardness: dict = field(default_factory=dict)
+    # where reports count it ("bfcl/simple": an imported benchmark's own category); empty: its category
+    report_category: str = ""
     # what graders derive from the case alone (its prompt's numbers, its accepted answers), computed on the
     # first grade: a 128k-token prompt takes a second to read, and verify grades each case many times
     # (not an init field: dataclasses.replace gives the new case an empty one)
@@ -221,6 +224,9 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
     for key in ("family", "notes", "title"):
         if not isinstance(merged.get(key) or "", str):
             raise fail(f"{key} must be a string", key)
+    report_category = merged.get("report_category") or ""
+    if report_category and not (isinstance(report_category, str) and _REPORT_CATEGORY.fullmatch(report_category)):
+        raise fail("report_category is SOURCE/NAME in lower case (bfcl/live-simple)", "report_category")
     simulation = _check_simulation(merged, tools, grader, fail)
     hardness = merged.get("hardness") or {}
     if hardness and (problem := hardness_problem(hardness)):
@@ -234,7 +240,7 @@ def build_case(entry: Any, path: Path, defaults: dict | None = None, *, default_
         verify=_plain(verify), title=merged.get("title") or "", file=file, line=line or 0,
         family=merged.get("family") or "", notes=merged.get("notes") or "",
         simulation=_plain(simulation), speed=_plain(speed) if speed is not None else None,
-        reasoning_budget=reasoning_budget, hardness=_plain(hardness),
+        reasoning_budget=reasoning_budget, hardness=_plain(hardness), report_category=report_category,
     )
 
 
@@ -292,10 +298,10 @@ def _run_limits(merged: dict, fail) -> tuple[float | int | None, int | None]:
 
 
 def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
-    """A simulation (multi-turn tools, see agent_loop) goes with tools and the trace grader."""
+    """A simulation (multi-turn tools, see agent_loop) goes with tools and a grader of traces."""
     simulation = merged.get("simulation")
     if simulation is None:
-        if grader.get("type") == "trace":
+        if grades_trace(grader.get("type")):
             raise fail("the trace grader grades a multi-turn run: add simulation: {tools: ...} "
                        "(see pytest_crucible/suite/agent_loop.py)", "grader")
         return {}
@@ -304,7 +310,7 @@ def _check_simulation(merged: dict, tools: list, grader: dict, fail) -> dict:
         raise fail(message, f"simulation.{fld}" if fld else "simulation")
     if not tools:
         raise fail("a simulation answers tool calls: define the tools it simulates", "tools")
-    if grader.get("type") != "trace":
+    if not grades_trace(grader.get("type")):
         raise fail(f"a case with a simulation is graded on its whole trace: use grader type trace, "
                    f"not {grader.get('type') or 'a speed plan'}", "grader")
     if merged.get("tool_choice") == "required" or isinstance(merged.get("tool_choice"), dict):

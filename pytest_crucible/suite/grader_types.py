@@ -25,6 +25,7 @@ GRADERS = Registry(ENTRY_POINT_GROUP, "grader type", {
     "mapping": f"{_GRADING}.mapping:GRADER",
     "tool_calls": f"{_GRADING}.tool_calls:GRADER",
     "trace": f"{_GRADING}.trace:GRADER",
+    "bfcl_multi_turn": f"{_GRADING}.bfcl_multi_turn:GRADER",
     "code": f"{_GRADING}.code:GRADER",
     "judge": f"{_GRADING}.judge:GRADER",
 }, needs=("check", "grade"))
@@ -44,4 +45,12 @@ def check_spec(spec: dict) -> list[tuple[str | None, str]]:
     return list(grader.check(spec))
 
 
-__all__ = ["ENTRY_POINT_GROUP", "GRADERS", "check_spec", "known_types"]
+def grades_trace(type_name: object) -> bool:
+    """Whether the grader type grades a multi-turn run (a case with a simulation) rather than one reply."""
+    try:
+        return bool(getattr(GRADERS.get(type_name), "grades_trace", False))  # type: ignore[arg-type]
+    except (RegistryError, ModuleNotFoundError):
+        return type_name == "trace"
+
+
+__all__ = ["ENTRY_POINT_GROUP", "GRADERS", "check_spec", "grades_trace", "known_types"]

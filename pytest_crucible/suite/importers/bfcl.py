@@ -5,7 +5,8 @@ installed `bfcl-eval` package (`bfcl_eval/data/BFCL_v*_<category>.json` and `pos
 object a line), located through the import system without importing the package; nothing is copied here.
 `pip install --no-deps bfcl-eval` is enough (its own dependencies run its evaluation, not its data).
 
-The single-turn categories become cases `BFCL-<category>-<n>`, each category its own family:
+The categories become cases `BFCL-<category>-<n>`, each category its own family and report category
+(`bfcl/<category>`):
 
     simple              one function offered, one call expected        (BFCL's simple_python)
     multiple            several functions offered, one call expected
@@ -16,6 +17,8 @@ The single-turn categories become cases `BFCL-<category>-<n>`, each category its
     live-simple, live-multiple, live-parallel, live-parallel-multiple, live-irrelevance
                         the same kinds from BFCL's user-contributed live set
     live-relevance      some function fits: any call the functions take passes, none fails
+    multi-turn-base, multi-turn-miss-func, multi-turn-miss-param, multi-turn-long-context
+                        conversations run against BFCL's simulated APIs (bfcl_multi_turn.py)
 
 Each expected call is checked as BFCL's possible answers describe it, by the tool_calls grader, following
 BFCL's own checker (bfcl_eval/eval_checker/ast_eval/ast_checker.py): the function name, every argument
@@ -23,7 +26,9 @@ among its listed values (a value list with "" may also be left out), no argument
 (`arguments_match: exact`) nor one the function does not declare, integers as integers (10.0 is no
 integer; an integer passes for a float), strings under BFCL's standardisation (`strings: loose`: case,
 blanks and , . / _ * ^ ignored, ' read as "), enum values in any case, calls in any order, and the
-arguments valid under the function's JSON schema; an irrelevance item passes any reply without a call,
+arguments valid under the function's JSON schema, except a value BFCL's answer key lists (`schema:
+listed_values_pass`: of the listed value's type, and compared as written where that type is not the
+declared one, as BFCL reads such a value as a variable); an irrelevance item passes any reply without a call,
 an empty one too (`allow_empty`). BFCL writes its schemas in Python's words (dict, float, tuple, any);
 they are sent as JSON schema (object, number, array, no type), and names are sent as OpenAI tools allow
 them (`math.factorial` -> `math_factorial`).
@@ -34,13 +39,14 @@ Where the grader differs from BFCL's checker on purpose (benchmarks/checker_agre
 - strings are normalised at every depth (BFCL leaves strings inside a list inside a mapping as written);
 - a minus sign that starts a value or follows an operator counts ("-5" != "5"; BFCL drops every "-");
 - "" given for an argument BFCL lets be left out is a value, not the omission (BFCL passes it);
-- a value the function's own schema refuses fails although BFCL lists it (a variable name for a number,
-  a value outside the enum, a string where the schema says array); a parameter whose default is null or
-  outside its enum takes that default too (live answers list it).
+- a value the function's own schema refuses fails unless BFCL lists it (a relevance call without the
+  required arguments); a parameter whose default is null or outside its enum takes that default too (live
+  answers list it), and an enum written in another type than the declared one also lists its values as
+  that type (["1", "2"] for an integer takes 1 and 2).
 
 `verify.accepted` holds a reply for every listed possible value (the first value of every argument, then
 each other value or omission in turn, and the calls in reverse order) that BFCL's own checker lets through
-its required-argument and type checks, which `crucible cases verify
+its required-argument, declared-argument and type checks, which `crucible cases verify
 --import bfcl` grades: at least 99% must pass, and the rest are listed with the reason. `verify.wrong`
 holds a refusal, a prose answer with no call and a reply with a value BFCL does not list (irrelevance:
 a call with empty arguments and one with placeholder arguments), all of which must fail.
@@ -58,7 +64,7 @@ from typing import Any
 
 from pytest_crucible.common.errors import CaseError
 from pytest_crucible.suite.case import Case, build_case
-from pytest_crucible.suite.importers import bfcl_languages
+from pytest_crucible.suite.importers import bfcl_languages, bfcl_multi_turn
 
 NAME = "bfcl"
 PACKAGE = "bfcl-eval"
@@ -79,6 +85,7 @@ CATEGORIES = {
     "live-parallel-multiple": ("live_parallel_multiple", "medium"),
     "live-irrelevance": ("live_irrelevance", "medium"),
     "live-relevance": ("live_relevance", "medium"),
+    **bfcl_multi_turn.CATEGORIES,
 }
 NO_CALL = {"irrelevance", "live-irrelevance"}  # no possible answer: the reply must call nothing
 ANY_CALL = {"live-relevance"}  # no possible answer: the reply must call one of the functions
@@ -138,7 +145,7 @@ def _read_lines(path: Path) -> list[dict]:
 
 
 def load(path: Path | None = None) -> list[Case]:
-    """The cases of one data file (one category), or of all five."""
+    """The cases of one data file (one category), or of all of them."""
     files = [Path(path)] if path is not None else data_files()
     cases = []
     for file in files:
@@ -155,6 +162,11 @@ def load(path: Path | None = None) -> list[Case]:
             if answers and truth is None:
                 raise CaseError(f"{entry['id']} has no possible answer in possible_answer/{file.name}",
                                 file=str(file), line=line)
+            if category in bfcl_multi_turn.CATEGORIES:
+                docs = bfcl_multi_turn.function_docs(package_dir(), entry["involved_classes"])
+                cases.append(bfcl_multi_turn.to_case(entry, truth or [], category, file, line,
+                                                     [_tool(d) for d in docs]))
+                continue
             cases.append(to_case(entry, truth, category, file, line))
     return cases
 
@@ -189,7 +201,30 @@ def json_schema(node: Any) -> Any:
             out[key] = json_schema(value)
         elif key != "optional":
             out[key] = value
-    return out
+    return _typed_enum(out)
+
+
+_JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array", dict: "object",
+               type(None): "null"}
+_READ_AS = {"integer": lambda t: int(t) if re.fullmatch(r"-?\d+", t) else None,
+            "boolean": lambda t: {"true": True, "false": False}.get(t.lower())}
+
+
+def _typed_enum(schema: dict) -> dict:
+    """An enum whose values are not all of the declared type (BFCL writes ["1", "2"] for an integer and
+    ["True", "False", "dontcare"] for a boolean): its strings are also listed as the type reads them (2,
+    True), and the type takes the values' own types too, so that the values the function lists are values
+    it takes."""
+    kind, enum = schema.get("type"), schema.get("enum")
+    if not isinstance(kind, str) or not isinstance(enum, list):
+        return schema
+    types = {t for v in enum if (t := _JSON_TYPES.get(type(v)))} - {kind, "null"} - ({"integer"} if kind == "number"
+                                                                                 else set())
+    if not types:
+        return schema
+    read = [_READ_AS[kind](v) for v in enum if isinstance(v, str) and kind in _READ_AS]
+    added = [v for v in read if v is not None and v not in enum]
+    return {**schema, "type": [kind, *sorted(types)], "enum": [*enum, *added]}
 
 
 def _tool(function: dict, language: str | None = None) -> dict:
@@ -260,29 +295,40 @@ def _concrete(option: Any) -> list:
     return [option]
 
 
-_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
-    "string": str, "integer": int, "float": (int, float), "number": (int, float), "boolean": bool,
-    "array": list, "tuple": list, "list": list, "dict": dict}
+_PYTHON_TYPES: dict[str, type] = {  # BFCL's ast_checker.PYTHON_TYPE_MAPPING: types compare exactly
+    "string": str, "integer": int, "float": float, "boolean": bool, "array": list, "tuple": list, "dict": dict,
+    "any": str}
 
 
-def _checker_takes(value: Any, param: dict | None) -> bool:
-    """Whether BFCL's own checker lets this value through its type check (Python categories)."""
-    wanted = _PYTHON_TYPES.get(str((param or {}).get("type")))
-    if wanted is None or value is None:
+def _first_listed(options: Any) -> Any:
+    return next((o for o in _options(options) if o != ""), _OMIT)
+
+
+def _checker_takes(value: Any, param: dict | None, first: Any) -> bool:
+    """Whether BFCL's own checker lets a listed value through its type check (ast_checker.type_checker): a
+    value of the declared type (an integer where a float is declared), or of the type of the first value
+    listed, which BFCL reads as a variable; inside a list, each element by the declared element type."""
+    declared = str((param or {}).get("type"))
+    wanted = _PYTHON_TYPES.get(declared)
+    if wanted is None:
         return True
-    if isinstance(value, bool) and wanted is not bool:
-        return False
+    if first is not _OMIT and type(value) is type(first):
+        return True
+    if declared == "float" and type(value) is int:
+        return True
     items = (param or {}).get("items")
-    if isinstance(value, list) and isinstance(items, dict):
-        return all(_checker_takes(v, items) for v in value)
-    return isinstance(value, wanted)
+    if type(value) is list and wanted is list and isinstance(items, dict):
+        return all(_checker_takes(v, items, value[0]) for v in value)
+    return type(value) is wanted
 
 
 def possible_replies(truth: list[dict], functions: dict[str, dict] | None = None) -> list[dict]:
     """A reply (tool_calls) for every possible value BFCL lists, as described in the module docstring.
     Given the functions (BFCL name -> its document), values BFCL's own checker fails before it compares
     them are no possible answers although BFCL lists them: leaving out a required argument (listed as ""),
-    a value of another type than the declared one (False for a string)."""
+    a value whose type is neither the declared one nor the first listed value's (False for a string listed
+    as text), an argument the function does not declare; where that leaves an argument no value, BFCL's
+    checker passes no reply at all, and there is none."""
     calls = []
     for item in truth:
         (name, arguments), = item.items()
@@ -290,10 +336,13 @@ def possible_replies(truth: list[dict], functions: dict[str, dict] | None = None
         needed, props = set(parameters.get("required", ())), parameters.get("properties", {})
         args = {}
         for arg, options in arguments.items():
-            choices = _choices(options)
+            choices, first = _choices(options), _first_listed(options)
             kept = [c for c in choices if (arg not in needed) if c is _OMIT] + [
-                c for c in choices if c is not _OMIT and (functions is None or _checker_takes(c, props.get(arg)))]
-            args[arg] = sorted(kept, key=choices.index) or choices
+                c for c in choices if c is not _OMIT and (functions is None or (
+                    arg in props and _checker_takes(c, props.get(arg), first)))]
+            if not kept:
+                return []
+            args[arg] = sorted(kept, key=choices.index)
         calls.append((tool_name(name), args))
     base = [(name, {a: c[0] for a, c in args.items() if c[0] is not _OMIT}) for name, args in calls]
     replies = [base]
@@ -387,13 +436,16 @@ def _expected_calls(truth: list[dict], functions: list[dict], language: str | No
     grader = {"type": "tool_calls", "calls": calls, "order": "any", "allow_extra": False,
               "arguments_match": "exact", "strings": "loose"}
     accepted = possible_replies(truth, None if language else {f["name"]: f for f in functions})
+    base = possible_replies(truth)[0]  # the listed values, whether or not BFCL's checker can pass them
     if language:
         types = {tool_name(f["name"]): bfcl_languages.declared_types(f) for f in functions}
         grader["string_types"] = {"language": language, "tools": types}
-        accepted = _written(accepted, types, language)
+        accepted, (base,) = _written(accepted, types, language), _written([base], types, language)
+    else:
+        grader["schema"] = "listed_values_pass"  # BFCL's answer key wins where its own schema disagrees
     verify = {"accepted": accepted,
               "wrong": [REFUSAL, "Here is the answer in words, without calling any function: it depends.",
-                        _wrong_value(truth, accepted[0])]}
+                        _wrong_value(truth, base)]}
     return grader, verify
 
 
@@ -420,6 +472,7 @@ def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, li
         grader, verify = _expected_calls(truth or [], entry["function"], language)
     raw = {"id": f"BFCL-{category}-{number}", "title": entry["id"], "category": "tooluse",
            "difficulty": difficulty, "messages": [dict(m) for m in turns[0]], "tools": tools,
-           "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}"}
+           "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}",
+           "report_category": f"{NAME}/{category}"}
     case = build_case(raw, path)
     return Case(**{**case.__dict__, "line": line})
