@@ -12,6 +12,10 @@ from loopback import LoopbackServer, Reply
 from suite_replies import suite_handler
 
 SUITE = builtin_cases()
+# a category's worth of items for tests about the run rather than the cases: the maths below the hard tier
+# (a dozen items; all of maths is over a hundred and grows with the suite)
+MATH_MARK = "math and not hard"
+MATH = [c for c in SUITE if c.category == "math" and not c.hard]
 N_CASES = len(SUITE)
 
 
@@ -152,10 +156,10 @@ def test_xdist_report_equals_serial(project, loopback):
 
 def test_rows_carry_timings_tokens_and_params(project, loopback):
     loopback.script(default=Reply("Answer: 1", first_token_delay=0.05, token_delay=0.005))
-    run(project, "--models", "m1", "-m", "math", "--crucible-out", "out")
+    run(project, "--models", "m1", "-m", MATH_MARK, "--crucible-out", "out")
     latest = project.path / "out" / "latest"
     rows = [json.loads(line) for line in (latest / "rows.jsonl").read_text().splitlines()]
-    assert rows and len(rows) == sum(c.category == "math" for c in SUITE)
+    assert rows and len(rows) == len(MATH)
     row = rows[0]
     for key in ("model", "case_id", "repeat", "outcome", "reason", "answer_text", "timings", "tokens",
                 "cost_usd", "params", "finish_reason"):
@@ -167,7 +171,7 @@ def test_rows_carry_timings_tokens_and_params(project, loopback):
 
 def test_json_report_metadata_carries_row(project, loopback):
     loopback.script(default=Reply("Answer: 1"))
-    run(project, "--models", "m1", "-m", "math", "--json-report", "--json-report-file", "jr.json")
+    run(project, "--models", "m1", "-m", MATH_MARK, "--json-report", "--json-report-file", "jr.json")
     data = json.loads((project.path / "jr.json").read_text())
     tests = data["tests"]
     assert tests and all(t["metadata"]["crucible_row"]["model"] == "m1" for t in tests)
@@ -186,7 +190,7 @@ def test_user_can_override_client_fixture(project, loopback):
         def crucible_client():
             return Canned()
     """)
-    result = run(project, "--models", "m1", "-m", "math")
+    result = run(project, "--models", "m1", "-m", MATH_MARK)
     assert loopback.chat_count == 0
     rows = rows_of(project)
     assert rows and all(r["answer_text"] == "Answer: 12345" for r in rows)
@@ -210,10 +214,10 @@ def test_every_item_ends_in_a_row_even_when_crucible_breaks(project, loopback):
         def crucible_client():
             return Flaky()
     """)
-    math = [c for c in SUITE if c.category == "math"]
+    math = MATH
     broken = [c for c in math if "digit" in c.messages[-1]["content"]]
     assert broken and len(broken) < len(math)
-    result = run(project, "--models", "m1", "-m", "math")
+    result = run(project, "--models", "m1", "-m", MATH_MARK)
     assert result.parseoutcomes().get("errors") == len(broken)
     rows = rows_of(project)
     assert len(rows) == len(math)
@@ -345,7 +349,7 @@ def test_api_key_goes_only_to_the_authorization_header(pytester, loopback, monke
     pytester.makefile(".yaml", models=models_yaml(loopback.base_url).replace(
         "max_retries: 1", "max_retries: 1\n    api_key_env: LOOP_KEY"))
     loopback.script(default=Reply("Answer: 3"))
-    result = run(pytester, "--models", "m1", "-m", "math", "-rA", "--json-report", "--json-report-file", "jr.json")
+    result = run(pytester, "--models", "m1", "-m", MATH_MARK, "-rA", "--json-report", "--json-report-file", "jr.json")
     assert loopback.chat_count > 0
     for request in loopback.chat_requests:
         assert request.headers["authorization"] == f"Bearer {secret}"
@@ -369,14 +373,14 @@ def test_prompt_longer_than_the_servers_context_is_a_skip(project, loopback):
 
 
 def test_last_failed_and_exitfirst(project, loopback):
-    math = [c for c in SUITE if c.category == "math"]
+    math = MATH
     right = next(c for c in math if c.verify.get("reference"))
     loopback.script(rules=[(right.messages[-1]["content"], Reply(right.verify["reference"]))], default="Answer: -1")
-    first = project.runpytest("--models", "m1", "-m", "math")
+    first = project.runpytest("--models", "m1", "-m", MATH_MARK)
     first.assert_outcomes(passed=1, failed=len(math) - 1)
-    again = project.runpytest("--models", "m1", "-m", "math", "--lf")
+    again = project.runpytest("--models", "m1", "-m", MATH_MARK, "--lf")
     again.assert_outcomes(failed=len(math) - 1)
-    stop = project.runpytest("--models", "m1", "-m", "math", "-x")
+    stop = project.runpytest("--models", "m1", "-m", MATH_MARK, "-x")
     assert stop.parseoutcomes()["failed"] == 1
 
 
@@ -521,10 +525,10 @@ def test_failure_output_names_the_case_file_and_the_reason_alone(project, loopba
 def test_junit_xml_carries_a_json_summary_of_the_row_without_long_texts(project, loopback):
     import xml.etree.ElementTree as ET
     loopback.script(default=Reply("Answer: 1 " + "x" * 5000))
-    run(project, "--models=m1", "-m", "math", "--junitxml=junit.xml")
+    run(project, "--models=m1", "-m", MATH_MARK, "--junitxml=junit.xml")
     cases = ET.parse(project.path / "junit.xml").getroot().iter("testcase")
     summaries = [json.loads(p.get("value")) for case in cases for p in case.iter("property") if p.get("name") == "crucible"]
-    assert len(summaries) == sum(c.category == "math" for c in SUITE)
+    assert len(summaries) == len(MATH)
     assert all(s["model"] == "m1" and s["outcome"] == "failed" and s["tokens"]["completion"] > 0 for s in summaries)
     assert not any(key in s for s in summaries for key in ("answer_text", "reasoning", "answer"))
     assert "xxxxx" not in (project.path / "junit.xml").read_text()
@@ -544,7 +548,7 @@ def test_report_rebuilt_after_a_crash_equals_the_runs_own(project, loopback):
     import subprocess
     import sys
     loopback.script(default=Reply("Answer: 1"))
-    run(project, "--models=m1", "-m", "math", "--crucible-slo=e2e=30")
+    run(project, "--models=m1", "-m", MATH_MARK, "--crucible-slo=e2e=30")
     latest = project.path / "crucible-results" / "latest"
     written = json.loads((latest / "report.json").read_text())
     assert json.loads((latest / "meta.json").read_text()) == written["meta"]

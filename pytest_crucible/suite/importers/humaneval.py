@@ -14,6 +14,7 @@ for the completed function in a python code block, graded by the code grader:
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import importlib.util
 import json
@@ -74,7 +75,7 @@ def to_case(problem: dict, line: int, path: Path) -> Case:
         "tags": [NAME],
     }
     case = build_case(entry, path)
-    return Case(**{**case.__dict__, "line": line})
+    return dataclasses.replace(case, line=line)
 
 
 def load(path: Path | None = None) -> list[Case]:
