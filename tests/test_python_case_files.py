@@ -52,8 +52,9 @@ def test_a_warm_load_of_the_builtin_suite_gives_the_same_cases_without_importing
     counted.clear()
     warm = suite_signature()
     assert warm == cold and len(cold) > 400
-    # the agent and tool files hand over functions (their simulated tools): those are imported every time
-    assert 0 < len(counted) <= 15, sorted(p.name for p in counted)
+    # the agent and tool files hand over functions (their simulated tools), the speed file its plans: those
+    # are imported every time, and nothing else
+    assert counted and all(p.parent.name in ("agent", "tooluse", "speed") for p in counted), sorted(map(str, counted))
     assert not any(p.name.startswith(("haystack", "grid", "seating")) for p in counted)
 
 

@@ -55,6 +55,7 @@ a call with empty arguments and one with placeholder arguments), all of which mu
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib.util
 import json
 import re
@@ -475,4 +476,4 @@ def to_case(entry: dict, truth: list[dict] | None, category: str, path: Path, li
            "grader": grader, "verify": verify, "tags": [NAME], "family": f"BFCL-{category}",
            "report_category": f"{NAME}/{category}"}
     case = build_case(raw, path)
-    return Case(**{**case.__dict__, "line": line})
+    return dataclasses.replace(case, line=line)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import importlib
 import inspect
 import json
@@ -185,4 +186,4 @@ def to_case(entry: dict, truth: list[list[str]], category: str, path: Path, line
                       "long_context": long_context, "ground_truth": truth},
            "verify": {"reference": reference, "wrong": wrong}}
     case = build_case(raw, path)
-    return Case(**{**case.__dict__, "line": line})
+    return dataclasses.replace(case, line=line)
