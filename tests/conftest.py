@@ -42,6 +42,19 @@ def keep_installed_modules(tmp_path_factory):
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_case_cache(tmp_path_factory, request):
+    """One folder for the generated cases of the built-in suite (python_case_files keeps them), shared by
+    every test and xdist worker of the run. pytester points HOME at each test's own folder, so without it
+    every run inside a test, and every pytest it starts, would generate every family again (seconds of CPU
+    each, about a third of this suite's time). A test about the cache sets CRUCIBLE_CACHE_DIR itself."""
+    base = tmp_path_factory.getbasetemp()
+    where = base.parent if hasattr(request.config, "workerinput") else base  # the run's folder, above the workers'
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CRUCIBLE_CACHE_DIR", str(where / "crucible-cache"))
+        yield
+
+
 @pytest.fixture
 def loopback():
     """A running loopback OpenAI-compatible server (see tests/loopback.py), stopped after the test."""
