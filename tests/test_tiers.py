@@ -138,3 +138,17 @@ def test_code_case_takes_its_tier_from_the_facts():
     assert code_case(hardness={"steps": 5, "search": 1, "traps": 1}, **common)["difficulty"] == "medium"
     with pytest.raises(ValueError, match="give hardness"):
         code_case(**common)
+
+
+def test_numeric_case_takes_its_tier_from_the_facts_and_refuses_a_label_that_disagrees():
+    from pytest_crucible.suite.families import numeric_case
+
+    fields = dict(family="T-num", index=1, prompt="How many?", answer=12, solver="print(12)",
+                  reference="Answer: 12", traps=[13], notes="n", max_tokens=64)
+    hard = {"steps": 9, "search": 1, "traps": 1}
+    case = numeric_case(hardness=hard, **fields)
+    assert case["difficulty"] == "hard" and case["hardness"] == hard
+    assert numeric_case(difficulty="hard", hardness=hard, **fields)["difficulty"] == "hard"
+    with pytest.raises(ValueError, match=r"T-num-01: difficulty 'easy', but its hardness .* makes it 'hard'"):
+        numeric_case(difficulty="easy", hardness=hard, **fields)
+    assert "hardness" not in numeric_case(difficulty="easy", **fields)

@@ -7,7 +7,6 @@ set of hats already handed out."""
 from math import comb, factorial, gcd
 
 from pytest_crucible import family_rng, numeric_case, program
-from pytest_crucible.suite.tiers import tier_of
 
 FAMILY = "MA-hats"
 
@@ -102,11 +101,9 @@ def _case(rng, index, difficulty):
         forbidden cells as independent (r_k = C({cells}, k): {naive}), the other reading of the shifted
         rule ({'on a line' if round_table else 'round the circle'}: {traps[2]}), n!/e^2 ({traps[3]})."""
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=answer, traps=traps,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=answer, traps=traps,
         solver=program(SOLVER, PEOPLE=n, SHIFT=shift, ROUND=round_table), reference=reference, notes=notes,
         max_tokens=32768, title=f"{n} hats: not one's own, not {shift} along{' round a circle' * round_table}")
-    case["hardness"] = hardness
-    assert tier_of(hardness) == difficulty, (case["id"], hardness)
     return case
 
 

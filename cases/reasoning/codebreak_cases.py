@@ -103,7 +103,7 @@ def _case(index: int, rng, length: int, top: int, repeats: bool) -> dict:
     hardness = {"steps": len(log) + length, "search": total, "traps": 1}  # the codes that fit all but the last score
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=answer,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=answer,
         solver="",
         reference=f"""\
             Combining the scores guess by guess (which digits occur, how often, and which positions they cannot
@@ -118,7 +118,6 @@ def _case(index: int, rng, length: int, top: int, repeats: bool) -> dict:
             guesses jointly.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Code breaking: {length} digits from 1 to {top}, {'repeats' if repeats else 'distinct'}")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

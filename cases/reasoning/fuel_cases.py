@@ -157,7 +157,7 @@ def _case(index: int, rng, n: int, extra: int, tank: int) -> dict:
     hardness = {"steps": 2 * len(_shortest_route(n, roads)), "search": n * (tank + 1), "traps": len(traps)}
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             With an unlimited tank {unlimited} coins would do, but the {tank}-litre tank forces stops at dearer
@@ -172,7 +172,6 @@ def _case(index: int, rng, n: int, extra: int, tank: int) -> dict:
             just enough where it is dear), a search over (town, litres) states, not a shortest path.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Fuel on a budget: {n} towns, a {tank}-litre tank")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

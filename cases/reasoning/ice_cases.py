@@ -139,7 +139,7 @@ def _case(index: int, rng, side: int, rock_count: int, depth_range) -> dict:
     difficulty = tier_of(hardness)
     alone_text = (f"moving A alone takes {alone} moves" if alone is not None else "A alone cannot stop on T")
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Robot A cannot stop on T by itself quickly ({alone_text}), so B has to be parked as a stopper.
@@ -154,7 +154,6 @@ def _case(index: int, rng, side: int, rock_count: int, depth_range) -> dict:
             every move's stopping square depends on where the other robot is.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Robots on ice, {side}x{side} rink: fewest moves to the mark")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

@@ -102,7 +102,7 @@ def _case(index: int, rng, n: int, wires: int) -> dict:
     hardness = {"steps": n, "search": 2 ** n, "traps": 2}
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Pressing a button twice undoes it and the order of presses does not matter, so a solution is a set
@@ -119,7 +119,6 @@ def _case(index: int, rng, n: int, wires: int) -> dict:
             {n}-variable elimination and a search over the free choices.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Lights out on {n} wired lamps: fewest presses")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

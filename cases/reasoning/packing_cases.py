@@ -133,7 +133,7 @@ def _case(index: int, rng, n: int, clash_count: int, need_count: int) -> dict:
     hardness = {"steps": n, "search": 2 ** n, "traps": 2}
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Taking the best worth per kilo first gives {greedy_value}, and ignoring the rules would allow
@@ -148,7 +148,6 @@ def _case(index: int, rng, n: int, clash_count: int, need_count: int) -> dict:
             rules, with {n} dependent include/skip decisions.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Packing {n} items with exclusions and requirements: best worth")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

@@ -111,7 +111,7 @@ def _case(index: int, rng, n: int) -> dict:
     lower, textbook = gaps(stack), textbook_flips(stack)
     hardness = {"steps": best, "search": math.factorial(n), "traps": 2}
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=tier_of(hardness), prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=tier_of(hardness), prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Count the places where neighbours are not consecutive sizes (the plate below counts as size {n + 1}):
@@ -126,7 +126,6 @@ def _case(index: int, rng, n: int) -> dict:
             search that proves no shorter sequence exists (branching {n - 1} per flip).""",
         max_tokens=32768 if tier_of(hardness) == "hard" else 16384,
         title=f"Pancake stack of {n}: fewest flips to sort")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

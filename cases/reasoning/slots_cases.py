@@ -130,7 +130,7 @@ def _case(index: int, rng, n: int, share: float, planted: int) -> dict:
     hardness = {"steps": n, "search": slots ** n, "traps": 2}
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=slots,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=slots,
         solver="",
         reference=f"""\
             The largest group of exams that all clash pairwise has {clique}, so at least {clique} slots are
@@ -147,7 +147,6 @@ def _case(index: int, rng, n: int, share: float, planted: int) -> dict:
             search, not first fit.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Exam slots: {n} exams, fewest slots")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

@@ -135,7 +135,7 @@ def _case(index: int, rng, n: int, limits) -> dict:
     hardness = {"steps": best, "search": arrangements(n, limits), "traps": 2}
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Every crate that is not already sitting on the right crates must move at least once: {lower} of them.
@@ -151,7 +151,6 @@ def _case(index: int, rng, n: int, limits) -> dict:
             parking so no crate is buried twice.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Crate stacks with height limits: {n} crates, fewest moves")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

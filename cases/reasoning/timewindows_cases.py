@@ -145,7 +145,7 @@ def _case(index: int, rng, k: int) -> dict:
     trap_text = "; ".join(f"{label} gives {t}" for label, t in traps.items())
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Tracking, for each set of customers served and the last one, the earliest time the van can be free
@@ -160,7 +160,6 @@ def _case(index: int, rng, k: int) -> dict:
             service) to check, and the windows make pruning by distance unreliable.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Delivery route with time windows: {k} customers, earliest return")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

@@ -129,7 +129,7 @@ def _case(index: int, rng, n: int, extra: int) -> dict:
     hardness = {"steps": best, "search": math.factorial(n), "traps": 2}
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Each wagon is some number of tracks from home; the distances add up to {total}, and one swap
@@ -145,7 +145,6 @@ def _case(index: int, rng, n: int, extra: int) -> dict:
             search shows how many extra swaps the detours cost.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Token swapping on {n} sidings: fewest swaps home")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

@@ -136,7 +136,7 @@ def _case(index: int, rng, n: int, capacity: int) -> dict:
     hardness = {"steps": crossings, "search": 2 ** (n + 1), "traps": 2}  # states of a search over who is across
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=best,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=best,
         solver="",
         reference=f"""\
             Sending the slowest walkers over together, so their times overlap, is worth a fast walker waiting
@@ -153,7 +153,6 @@ def _case(index: int, rng, n: int, capacity: int) -> dict:
             {choices:,} (over 2^{n + 1} distinct states); only comparing plans, not a rule, finds it.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Bridge and torch: {n} walkers, {capacity} on the bridge")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

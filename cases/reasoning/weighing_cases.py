@@ -104,7 +104,7 @@ def _case(index: int, rng, n: int, asked: str) -> dict:
     hardness = {"steps": len(log), "search": n * (n - 1), "traps": 2}
     difficulty = tier_of(hardness)
     case = numeric_case(
-        family=FAMILY, index=index, difficulty=difficulty, prompt=prompt, answer=answer,
+        family=FAMILY, hardness=hardness, index=index, difficulty=difficulty, prompt=prompt, answer=answer,
         solver="",
         reference=f"""\
             A pan's excess is +2 g for the heavy fake and -1 g for the light one, so the heavy fake outweighs the
@@ -121,7 +121,6 @@ def _case(index: int, rng, n: int, asked: str) -> dict:
             all but one weighing are the near misses. The pairs must be tracked through every weighing.""",
         max_tokens=32768 if difficulty == "hard" else 16384,
         title=f"Weighing log, {n} coins and two fakes: the {asked} one")
-    case["hardness"] = hardness
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case
 

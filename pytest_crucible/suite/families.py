@@ -16,6 +16,8 @@ import random
 import textwrap
 from fractions import Fraction
 
+from pytest_crucible.suite.tiers import tier_of
+
 ANSWER_LINE = "Finish with a final line of the form `Answer: <number>`."
 FRACTION_LINE = ("Give the exact value as a fraction (for example 7/12), on a final line of the form "
                  "`Answer: <fraction>`.")
@@ -57,15 +59,25 @@ def _off_by_one(value: Fraction) -> Fraction:
     return value + 1 if value.denominator == 1 else Fraction(value.numerator + 1, value.denominator)
 
 
-def numeric_case(*, family: str, index: int, difficulty: str, prompt: str, answer: int | Fraction,
+def numeric_case(*, family: str, index: int, difficulty: str = "", prompt: str, answer: int | Fraction,
                  solver: str, reference: str, traps: list, notes: str, max_tokens: int,
-                 as_fraction: bool = False, title: str = "") -> dict:
+                 as_fraction: bool = False, title: str = "", hardness: dict | None = None) -> dict:
     """A case of `family` whose answer is one number (`as_fraction`: the prompt asks for an exact
     fraction, as every case of a probability family does, whatever the value turns out to be).
+    With `hardness` ({steps, search, traps}) the case carries it and its tier is the rule's
+    (suite/tiers.py); a `difficulty` given beside it must be that tier.
 
     `traps` are the answers typical slips give (a condition forgotten, a boundary miscounted); each
     becomes a wrong reply, with an off-by-one, a hedge between the answer and the first trap (in both
     orders) and a refusal. A trap that happens to equal the answer is left out; none left raises."""
+    if hardness:
+        ruled = tier_of(hardness)
+        if difficulty and difficulty != ruled:
+            raise ValueError(f"{family}-{index:02d}: difficulty {difficulty!r}, but its hardness {hardness} makes it "
+                             f"{ruled!r} (suite/tiers.py)")
+        difficulty = ruled
+    if not difficulty:
+        raise ValueError(f"{family}-{index:02d}: give hardness (or a difficulty)")
     answer = Fraction(answer)
     traps = [t for t in dict.fromkeys(Fraction(t) for t in traps) if t != answer]
     if not traps:
@@ -90,4 +102,5 @@ def numeric_case(*, family: str, index: int, difficulty: str, prompt: str, answe
         "grader": {"type": "numeric", "answer": int(answer) if answer.denominator == 1 else right},
         "max_tokens": max_tokens,
         "verify": {"solver": solver, "reference": textwrap.dedent(reference).strip(), "wrong": wrong},
+        **({"hardness": dict(hardness)} if hardness else {}),
     }
