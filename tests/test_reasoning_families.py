@@ -4,9 +4,6 @@ generator's own method agrees with its solver on fresh random instances."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import json
 import random
 from collections import Counter
@@ -14,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from adversarial import adversarial_replies
+from case_modules import load_module, run_solver
 
 from pytest_crucible.grading import grade
 from pytest_crucible.grading.extract import normalize, parse_number
@@ -33,17 +31,7 @@ SEEDS = [DEFAULT_SEED, 12345, 7]
 
 
 def module(name: str):
-    spec = importlib.util.spec_from_file_location(f"_family_{name[:-3]}", FOLDER / name)
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
-
-
-def run_solver(source: str) -> list[str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(source, "<solver>", "exec"), {"__name__": "__main__"})
-    return [line for line in out.getvalue().splitlines() if line.strip()]
+    return load_module(FOLDER / name)
 
 
 def agrees(grader: dict, printed: str) -> bool:

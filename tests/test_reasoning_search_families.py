@@ -4,9 +4,6 @@ answer, and grades its reference as right and its trap replies (and the gaming r
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import random
 import time
 from itertools import permutations
@@ -14,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from adversarial import adversarial_replies
+from case_modules import load_module, run_solver
 
 from pytest_crucible.grading import grade
 from pytest_crucible.grading.extract import parse_number
@@ -32,17 +30,7 @@ FAMILIES = {  # file -> (family, siblings)
 
 
 def module(name: str):
-    spec = importlib.util.spec_from_file_location(f"_search_family_{name[:-3]}", FOLDER / name)
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
-
-
-def run_solver(source: str) -> list[str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(source, "<solver>", "exec"), {"__name__": "__main__"})
-    return [line for line in out.getvalue().splitlines() if line.strip()]
+    return load_module(FOLDER / name)
 
 
 @pytest.mark.parametrize("seed", [DEFAULT_SEED, 1, 2])
