@@ -101,7 +101,10 @@ def load_yaml(path: Path, error_type: type[InputError]) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        raise error_type(f"invalid YAML: {exc.problem or exc.context}", file=str(path), line=line) from None
+        problem = exc.problem or exc.context
+        if problem and "nesting depth" in problem:  # PyYAML 6.0.4 and later limit nesting themselves
+            problem = "nested too deeply"
+        raise error_type(f"invalid YAML: {problem}", file=str(path), line=line) from None
     except yaml.YAMLError as exc:
         raise error_type(f"invalid YAML: {exc}", file=str(path)) from None
     except RecursionError:
