@@ -55,6 +55,16 @@ def shared_case_cache(tmp_path_factory, request):
         yield
 
 
+@pytest.fixture(autouse=True)
+def inner_runs_without_hypothesis(request, monkeypatch):
+    """Every pytest a test starts, in this process or its own, leaves hypothesis's plugin out: its end-of-run
+    hook imports all of hypothesis (about 0.8 s of CPU per process started), and no inner run uses it.
+    pytester clears PYTEST_ADDOPTS when it is made, so it is made first."""
+    if "pytester" in request.fixturenames:
+        request.getfixturevalue("pytester")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")
+
+
 @pytest.fixture
 def loopback():
     """A running loopback OpenAI-compatible server (see tests/loopback.py), stopped after the test."""

@@ -102,3 +102,31 @@ def test_a_torn_cache_file_is_generated_again(tmp_path, cache, counted):
     [stored] = cache.iterdir()
     stored.write_bytes(stored.read_bytes()[:40])
     assert python_case_entries(suite / "gen_cases.py", 1, (suite,)) == first and len(counted) == 2
+
+
+def test_files_loaded_together_walk_the_folders_once(cache, monkeypatch):
+    walks = []
+    real_walk = os.walk
+    monkeypatch.setattr(python_case_files.os, "walk", lambda top, *a, **k: walks.append(top) or real_walk(top, *a, **k))
+    files = sorted(p for p in builtin_cases_dir().rglob("*_cases.py") if "__pycache__" not in p.parts)[:20]
+    stamp = python_case_files.TreeStamp()
+    for path in files:
+        load_case_file(path, stamp=stamp)
+    assert len(walks) == 2  # the suite and the package, once for the 20 files
+    walks.clear()
+    for path in files[:3]:
+        load_case_file(path)  # alone, each load takes its own stamp
+    assert len(walks) == 6
+
+
+def test_a_new_stamp_sees_an_edit_a_shared_one_was_taken_before(tmp_path, cache, counted):
+    suite, package = tmp_path / "suite", tmp_path / "package"
+    suite.mkdir(), package.mkdir()
+    (suite / "gen_cases.py").write_text(GENERATOR)
+    (suite / "word.txt").write_text("amber\n")
+    stamp = python_case_files.TreeStamp()
+    python_case_entries(suite / "gen_cases.py", 3, (suite, package), stamp)
+    (suite / "word.txt").write_text("cobalt\n")
+    assert python_case_entries(suite / "gen_cases.py", 3, (suite, package), stamp)[0][0]["prompt"] == "Say amber."
+    assert python_case_entries(suite / "gen_cases.py", 3, (suite, package))[0][0]["prompt"] == "Say cobalt."
+    assert len(counted) == 2

@@ -1,6 +1,7 @@
-"""The built-in suite (one case of each family), run through the plugin against endpoints that must score
-nothing: one that refuses, one that parrots the prompt back, one that sprays every small number, yes/no, JSON
-and a stub function in every reply, and one that calls every offered tool with empty arguments. Every item must be
+"""The built-in suite (a few cases of each way a case is asked and graded), run through the plugin against
+endpoints that must score nothing: one that refuses, one that parrots the prompt back, one that sprays every
+small number, yes/no, JSON and a stub function in every reply, and one that calls every offered tool with empty
+arguments. Every item must be
 a failure: not a pass, and not an error either (a hostile reply is the model's fault, never the
 infrastructure's). Judged cases are graded by a scripted judge that passes its canary and no answer."""
 
@@ -9,21 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from builtin_suite import builtin_cases
+from builtin_suite import builtin_cases, grading_paths, keep_only_conftest
 from loopback import Reply
 from scripted_judge import scripted_judge
 
-# One case of each family (a case outside any family is its own): the path from the endpoint to the row is the
-# same for every sibling, and test_suite_adversarial.py grades every case with these replies directly.
-SAMPLE = list({c.family or c.id: c for c in reversed(builtin_cases()) if c.category != "speed"}.values())[::-1]
-KEEP_ONE_PER_FAMILY = f"""
-KEEP = {sorted(c.id for c in SAMPLE)!r}
-
-def pytest_collection_modifyitems(config, items):
-    kept = [item for item in items if item.name.split("[")[0] in KEEP]
-    config.hook.pytest_deselected(items=[item for item in items if item.name.split("[")[0] not in KEEP])
-    items[:] = kept
-"""
+# a few cases of each way a case is asked and graded; test_suite_adversarial.py grades every case's replies
+SAMPLE = grading_paths([c for c in builtin_cases() if c.category != "speed"])
 
 SPRAY = ("Answer: " + ", ".join(str(n) for n in range(201)) + "\n"
          + "\n".join(f"Answer: {n}" for n in range(0, 201, 7)) + "\nyes no true false\n"
@@ -59,12 +51,11 @@ HANDLERS = {
 
 
 @pytest.mark.parametrize("kind", list(HANDLERS))
-def test_a_hostile_endpoint_passes_nothing(pytester, loopback, monkeypatch, kind):
-    monkeypatch.setenv("CRUCIBLE_CACHE_DIR", str(pytester.path / "cache"))
+def test_a_hostile_endpoint_passes_nothing(pytester, loopback, kind):
     pytester.makefile(".yaml", models=f"providers:\n  loop: {{base_url: {loopback.base_url}, max_retries: 1}}\n"
                                      "models:\n  - {name: m1, provider: loop, context_length: 200000}\n"
                                      "  - {name: judge, provider: loop, model_id: judge-model}\n")
-    pytester.makeconftest(KEEP_ONE_PER_FAMILY)
+    pytester.makeconftest(keep_only_conftest(SAMPLE))
     judge = scripted_judge(set())
     loopback.script(handler=lambda body: judge(body) if body["model"] == "judge-model" else HANDLERS[kind](body))
     # in this process: xdist workers would only add their start-up to the run (the tests themselves run

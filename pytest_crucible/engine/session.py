@@ -36,6 +36,7 @@ from pytest_crucible.results.row import Row, latest_rows
 from pytest_crucible.results.store import RunStore, hold_run_dir, new_run_id, read_rows, resolve_run_dir
 from pytest_crucible.suite.case import DEFAULT_SEED, Case
 from pytest_crucible.suite.profiles import select
+from pytest_crucible.suite.python_case_files import TreeStamp
 
 if TYPE_CHECKING:
     from filelock import FileLock
@@ -66,6 +67,7 @@ class RunSession:
             raise ValueError("--crucible-repeats must be at least 1")
         self.repeats = repeats
         self.seed = seed  # case families' seed; None: the suite's fixed DEFAULT_SEED
+        self.case_files_stamp = TreeStamp()  # the built-in suite's kept cases are checked once per collection
         self.out_dir = Path(out_dir)
         self.controller = controller
         # The controller names the run; workers get the name from it. The folder appears with the first row.

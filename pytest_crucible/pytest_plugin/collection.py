@@ -98,7 +98,7 @@ class CaseCollector(pytest.Collector):
     def _cases(self, session: RunSession) -> list[Case]:
         if self.import_name:
             return importers.load_import(self.import_name, self.path)
-        return load_case_file(self.path, session.seed)
+        return load_case_file(self.path, session.seed, session.case_files_stamp)
 
     def _wanted(self, name: str) -> bool:
         return True

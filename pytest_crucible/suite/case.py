@@ -15,7 +15,7 @@ from pytest_crucible.common.numbers import MAX_SECONDS, MAX_TOKENS, number_probl
 from pytest_crucible.common.yamlio import LineDict, load_yaml
 from pytest_crucible.suite.agent_loop import check_simulation
 from pytest_crucible.suite.grader_types import check_spec, grades_trace
-from pytest_crucible.suite.python_case_files import python_case_entries
+from pytest_crucible.suite.python_case_files import TreeStamp, python_case_entries
 from pytest_crucible.suite.speed_plan import check_plan
 from pytest_crucible.suite.tiers import hardness_problem
 
@@ -138,11 +138,12 @@ def is_case_file(path: Path) -> bool:
     return name.endswith(YAML_SUFFIXES) or (name.endswith(PYTHON_SUFFIX) and not name.startswith("test_"))
 
 
-def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
+def load_case_file(path: Path, seed: int | None = None, stamp: TreeStamp | None = None) -> list[Case]:
     """Load and validate every case in one file; raise CaseError naming file, line, case and field.
 
     `seed` re-rolls the families of Python case files whose `cases(seed)` takes one (DEFAULT_SEED when
-    None); YAML files and seedless Python files are the same for every seed."""
+    None); YAML files and seedless Python files are the same for every seed. Files loaded together share
+    one `stamp` (see python_case_files)."""
     path = Path(path)
     if path.name.endswith(YAML_SUFFIXES):
         raw = load_yaml(path, CaseError)
@@ -167,7 +168,7 @@ def load_case_file(path: Path, seed: int | None = None) -> list[Case]:
                             line=raw.line_of(key), field=key)
     else:
         roots = (builtin_cases_dir(), Path(__file__).resolve().parents[1])  # the suite and what it may import
-        (entries, first_line), defaults = python_case_entries(path, DEFAULT_SEED if seed is None else seed, roots), {}
+        (entries, first_line), defaults = python_case_entries(path, DEFAULT_SEED if seed is None else seed, roots, stamp), {}
     cases = [build_case(entry, path, defaults, default_line=first_line) for entry in entries]
     check_unique_ids(cases)
     return cases
@@ -461,7 +462,7 @@ def iter_case_files(paths: list[Path]) -> list[Path]:
 
 def load_cases(paths: list[Path] | None = None, seed: int | None = None) -> list[Case]:
     """All cases under the given paths (default: the built-in suite), ids checked unique across files."""
-    files = iter_case_files(paths or [builtin_cases_dir()])
-    cases = [c for f in files for c in load_case_file(f, seed)]
+    files, stamp = iter_case_files(paths or [builtin_cases_dir()]), TreeStamp()
+    cases = [c for f in files for c in load_case_file(f, seed, stamp)]
     check_unique_ids(cases)
     return cases

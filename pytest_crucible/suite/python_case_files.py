@@ -9,7 +9,9 @@ when nothing they could depend on has changed.
 Only the built-in suite is kept: its case files import nothing but the package and their own folder, so the
 key can name everything they read (a user's case file may read any file, and is generated every time). The key
 holds the Python version, the seed, the case file's bytes, and the path, size and modification time of every
-file in the package and in the suite (as Python's own bytecode cache trusts them). Mappings that are not plain
+file in the package and in the suite (as Python's own bytecode cache trusts them). That last part, a walk of
+every folder, is taken once per load of the suite (a `TreeStamp` shared by its files), not once per file: per
+file, the walks grew with the square of the suite's size. Mappings that are not plain
 data (a function, an object) are never kept. `marshal` stores them: it keeps tuples and integer keys that JSON
 would turn into lists and strings, and loading it runs no code.
 """
@@ -30,16 +32,37 @@ from pytest_crucible.common.errors import CaseError
 from pytest_crucible.common.yamlio import LineDict
 
 Entries = tuple[list, int | None]  # a case file's mappings, and the line of the `cases` that made them
-FORMAT = 1  # raised when what is stored changes
+FORMAT = 2  # raised when what is stored changes
 
 
-def python_case_entries(path: Path, seed: int, roots: tuple[Path, ...]) -> Entries:
+class TreeStamp:
+    """Path, size and modification time of every file under some folders, taken once and kept: one load
+    of the suite shares one stamp among its case files (a new load, a new stamp, sees edits)."""
+
+    def __init__(self) -> None:
+        self._digests: dict[tuple[Path, ...], str] = {}
+
+    def of(self, roots: tuple[Path, ...]) -> str:
+        if roots not in self._digests:
+            lines = []
+            for root in roots:
+                for folder, subfolders, files in os.walk(root.resolve()):
+                    subfolders[:] = [name for name in subfolders if name != "__pycache__"]  # written by imports
+                    for name in files:
+                        stat = os.stat(os.path.join(folder, name))
+                        lines.append(f"{folder}/{name} {stat.st_size} {stat.st_mtime_ns}\n")
+            self._digests[roots] = hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
+        return self._digests[roots]
+
+
+def python_case_entries(path: Path, seed: int, roots: tuple[Path, ...], stamp: TreeStamp | None = None) -> Entries:
     """The file's case mappings, and the line that made them (`import_entries`); kept on disk when `path`
-    lies in the first of `roots` (the built-in suite), read back while nothing in `roots` changed."""
+    lies in the first of `roots` (the built-in suite), read back while nothing in `roots` changed (as
+    `stamp` saw them; a fresh stamp when None)."""
     resolved = path.resolve()
     if not resolved.is_relative_to(roots[0].resolve()):
         return import_entries(path, seed)  # errors name the file as the user gave it
-    key = _key(resolved, seed, roots)
+    key = _key(resolved, seed, (stamp or TreeStamp()).of(roots))
     where = cache_dir() / "generated" / f"{hashlib.sha256(str(resolved).encode()).hexdigest()[:16]}-{seed}.marshal"
     stored = _read(where, key)
     if stored is not None:
@@ -49,17 +72,9 @@ def python_case_entries(path: Path, seed: int, roots: tuple[Path, ...]) -> Entri
     return entries, line
 
 
-def _key(path: Path, seed: int, roots: tuple[Path, ...]) -> str:
-    digest = hashlib.sha256(f"{FORMAT} {sys.version} {marshal.version} {seed} {path}\n".encode())
+def _key(path: Path, seed: int, tree: str) -> str:
+    digest = hashlib.sha256(f"{FORMAT} {sys.version} {marshal.version} {seed} {path} {tree}\n".encode())
     digest.update(path.read_bytes())
-    lines = []
-    for root in roots:
-        for folder, subfolders, files in os.walk(root.resolve()):
-            subfolders[:] = [name for name in subfolders if name != "__pycache__"]  # written by imports
-            for name in files:
-                stat = os.stat(os.path.join(folder, name))
-                lines.append(f"{folder}/{name} {stat.st_size} {stat.st_mtime_ns}\n")
-    digest.update("".join(sorted(lines)).encode())
     return digest.hexdigest()
 
 

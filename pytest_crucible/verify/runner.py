@@ -15,6 +15,7 @@ from pytest_crucible.common.errors import CaseError, CrucibleError
 from pytest_crucible.grading.base import VerifyJob
 from pytest_crucible.grading.judge_model import JudgeError
 from pytest_crucible.suite.case import Case, builtin_cases_dir, iter_case_files, load_case_file
+from pytest_crucible.suite.python_case_files import TreeStamp
 from pytest_crucible.suite.importers import load_import
 from pytest_crucible.verify.answers import check_haystack, run_solver
 from pytest_crucible.verify.case_run import CaseRun
@@ -49,9 +50,10 @@ def _load(paths: Iterable[Path] | None, imports: Iterable[str], seed: int | None
     cases: list[Case] = []
     paths = [Path(p) for p in paths] if paths else [builtin_cases_dir()]
     problems += [CaseProblem("", str(p), 0, "no such file or directory") for p in paths if not p.exists()]
+    stamp = TreeStamp()
     for path in iter_case_files([p for p in paths if p.exists()]):
         try:
-            cases.extend(load_case_file(path, seed))
+            cases.extend(load_case_file(path, seed, stamp))
         except CaseError as exc:
             where = f"field '{exc.field}': " if exc.field else ""
             problems.append(CaseProblem(exc.case_id or "", exc.file or str(path), exc.line or 0,
