@@ -168,7 +168,8 @@ def load_case_file(path: Path, seed: int | None = None, stamp: TreeStamp | None 
                             line=raw.line_of(key), field=key)
     else:
         roots = (builtin_cases_dir(), Path(__file__).resolve().parents[1])  # the suite and what it may import
-        (entries, first_line), defaults = python_case_entries(path, DEFAULT_SEED if seed is None else seed, roots, stamp), {}
+        seed = DEFAULT_SEED if seed is None else seed
+        (entries, first_line), defaults = python_case_entries(path, seed, roots, stamp), {}
     cases = [build_case(entry, path, defaults, default_line=first_line) for entry in entries]
     check_unique_ids(cases)
     return cases

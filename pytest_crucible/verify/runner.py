@@ -15,8 +15,8 @@ from pytest_crucible.common.errors import CaseError, CrucibleError
 from pytest_crucible.grading.base import VerifyJob
 from pytest_crucible.grading.judge_model import JudgeError
 from pytest_crucible.suite.case import Case, builtin_cases_dir, iter_case_files, load_case_file
-from pytest_crucible.suite.python_case_files import TreeStamp
 from pytest_crucible.suite.importers import load_import
+from pytest_crucible.suite.python_case_files import TreeStamp
 from pytest_crucible.verify.answers import check_haystack, run_solver
 from pytest_crucible.verify.case_run import CaseRun
 from pytest_crucible.verify.regexes import probe_regex
