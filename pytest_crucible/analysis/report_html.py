@@ -11,6 +11,7 @@ ones and says how many more rows.jsonl has, which keeps every reply whole. The r
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import re
@@ -61,6 +62,7 @@ def page_policy() -> str:
     return f"default-src 'none'; style-src 'unsafe-inline'; script-src {script_sources()}; img-src data:"
 
 
+@functools.cache  # one environment: it compiles each template once (and reloads one that changed on disk)
 def templates() -> Environment:
     """The Jinja templates shared by report.html and `crucible gui` (HTML-escaped by default)."""
     return Environment(loader=PackageLoader("pytest_crucible", "templates"), autoescape=select_autoescape(),
