@@ -69,6 +69,13 @@ def test_the_fixtures_an_item_gets_are_found_where_they_are_defined(project):
     assert compat.fixture_module(item, "no_such_fixture") is None
 
 
+def test_one_files_items_share_the_fixture_closure_pytest_computed_for_the_first(project):
+    first, second = case_items(project)[:2]
+    info = compat.fixture_info(first)
+    assert info is not None and compat.fixture_info(second) is info
+    assert info.names_closure[:1] == ["crucible_result"] and "crucible_case" in info.names_closure
+
+
 def test_a_conftest_override_is_the_fixture_an_item_gets(project):
     project.makeconftest("""
         import pytest

@@ -114,13 +114,16 @@ class CaseCollector(pytest.Collector):
             if first:
                 raise self.CollectError(f"{case.file}:{case.line}: case {case.id}: duplicate case id "
                                         f"(first defined at {first}); ids must be unique across the suite")
+        shared = None  # one file's items run the same function at the same place: the same fixtures
         for case in cases:
             for model in session.models:
                 for repeat in range(1, session.repeats + 1):
                     name = f"{case.id}[{session.item_params(model.name, repeat)}]"
                     if self._wanted(name):
-                        yield CaseItem.from_parent(self, name=name, case=case, model_name=model.name,
-                                                   repeat=repeat)
+                        item = CaseItem.from_parent(self, name=name, case=case, model_name=model.name,
+                                                    repeat=repeat, fixtureinfo=shared)
+                        shared = shared or compat.fixture_info(item)
+                        yield item
 
 
 class CaseFile(CaseCollector, pytest.File):

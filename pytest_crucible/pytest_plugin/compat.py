@@ -24,6 +24,14 @@ def split_params_in_structured_id(item: pytest.Item) -> None:
         item._id = parse(item.nodeid)  # type: ignore[attr-defined,unused-ignore]  # private, pytest >= 9.2 only
 
 
+def fixture_info(item: pytest.Item):
+    """The fixture closure pytest computed for a Function (`Function._fixtureinfo`), to give the next items of
+    the same collector, as pytest itself shares one among a parametrized function's items: computing it is
+    a third of what making a case item costs. Checked on pytest 8.0.0 and 9.2.0. None where it is gone:
+    each item then computes its own."""
+    return getattr(item, "_fixtureinfo", None)
+
+
 def fixture_module(item: pytest.Item, name: str) -> str | None:
     """The module defining the fixture `name` that `item` gets (a conftest's override wins), or None.
 
