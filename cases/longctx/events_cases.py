@@ -227,7 +227,7 @@ def authority(rng: random.Random, s: int) -> dict:
                for i, r, d, v in said]
     keys = ", ".join(f'"{i}": 0' for i in items)
     return sized_case(
-        rng, "LC-authority", s, {"steps": len(said), "search": 3 ** n_items, "traps": len(traps)},
+        rng, "LC-authority", s, {"steps": len(said), "search": len(said), "traps": len(traps)},
         title=f"{n_items} fees from {len(said)} conflicting statements under a source ranking, in a {SIZES[s]} context",
         needles=needles,
         question=("The notes quote the harbour fees from three sources that sometimes disagree. The rule: the harbour "

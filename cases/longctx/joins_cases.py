@@ -259,14 +259,14 @@ def setdiff(rng: random.Random, s: int) -> dict:
         return [f"{'Present' if i == 0 else 'Also present'} at the {meeting}: {_joined(p)}." for i, p in
                 enumerate(pieces)]
 
-    parts = (2, 3, 3)[s]
+    parts = (2, 3, 4)[s]
     needles = spread(within, went_a, parts) + spread(without, went_b, parts)
     needles += spread(other, set(rng.sample(folk, n_people // 2)), 2)
     needles.append(f"Apologies for absence from the {without}: {_joined(sorted(sorry_b))}.")
     rng.shuffle(needles)
     keys = ", ".join(f'"{p}": true' for p in asked)
     return sized_case(
-        rng, "LC-setdiff", s, {"steps": 2 * parts + 1, "search": 2 ** n_asked, "traps": len(traps)},
+        rng, "LC-setdiff", s, {"steps": 2 * parts + 1, "search": n_asked, "traps": len(traps)},
         title=f"Attended one meeting but not another, lists in {parts} parts each, in a {SIZES[s]} context",
         needles=needles,
         question=(f"For each of these people, did they attend the {within} but not the {without}: "
