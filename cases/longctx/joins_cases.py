@@ -152,14 +152,14 @@ def rank2(rng: random.Random, s: int) -> dict:
         answer = order[k - 1]
         slow_ties = sorted(rowers, key=lambda r: (-wins[r], -times[r]))[k - 1]
         by_time = sorted(rowers, key=times.__getitem__)[k - 1]
-        written = rowers[k - 1]
+        needles = [f"{r} won {wins[r]} races this season." for r in rowers]
+        needles += [f"{r}'s fastest time over the course was {times[r]} seconds." for r in rowers]
+        needles += [f"{r} won {rng.randint(2, 9)} races last season." for r in rng.sample(rowers, 3)]
+        rng.shuffle(needles)
+        written = [r for text in needles for r in rowers if text == f"{r} won {wins[r]} races this season."][k - 1]
         traps = list(dict.fromkeys(t for t in (slow_ties, by_time, written) if t != answer))
         if slow_ties != answer and len(traps) >= 2:
             break
-    needles = [f"{r} won {wins[r]} races this season." for r in rowers]
-    needles += [f"{r}'s fastest time over the course was {times[r]} seconds." for r in rowers]
-    needles += [f"{r} won {rng.randint(2, 9)} races last season." for r in rng.sample(rowers, 3)]
-    rng.shuffle(needles)
     return sized_case(
         rng, "LC-rank2", s, {"steps": n + 2, "search": n, "traps": len(traps)},
         title=f"The {ORDINALS[k - 1]} of {n} rowers by wins, ties by time, in a {SIZES[s]} context",
@@ -176,8 +176,8 @@ def rank2(rng: random.Random, s: int) -> dict:
         wrong=[REFUSAL, OFF_TASK, hedge(traps[0], answer)] + [f"Answer: {t}" for t in traps],
         notes=(f"{n} rowers' wins and best times in {2 * n} separate sentences, with last season's wins for three "
                f"of them in the same shape; the {ORDINALS[k - 1]} place falls in a tie on wins, so the second key "
-               "decides. Breaking the tie the wrong way, ranking by time alone, or taking the k-th rower as "
-               "written are the traps."),
+               "decides. Breaking the tie the wrong way, ranking by time alone, or taking the k-th rower in the "
+               "order the notes give the wins are the traps."),
     )
 
 
@@ -252,18 +252,18 @@ def setdiff(rng: random.Random, s: int) -> dict:
         if 2 <= sum(answer.values()) <= n_asked - 2 and as_present != answer and len(traps) >= 3:
             break
 
-    def spread(meeting: str, names: set[str], parts: int) -> list[str]:
+    def spread(meeting: str, names: set[str], parts: int) -> list:
         listed = sorted(names, key=lambda _: rng.random())
         cut = sorted(rng.sample(range(1, len(listed)), parts - 1))
         pieces = [listed[i:j] for i, j in zip([0, *cut], [*cut, len(listed)])]
-        return [f"{'Present' if i == 0 else 'Also present'} at the {meeting}: {_joined(p)}." for i, p in
-                enumerate(pieces)]
+        depths = sorted(round(rng.uniform(0.03, 0.97), 3) for _ in pieces)  # a list is continued, never begun, later
+        return [{"text": f"{'Present' if i == 0 else 'Also present'} at the {meeting}: {_joined(p)}.", "depth": d}
+                for i, (p, d) in enumerate(zip(pieces, depths))]
 
     parts = (2, 3, 4)[s]
     needles = spread(within, went_a, parts) + spread(without, went_b, parts)
     needles += spread(other, set(rng.sample(folk, n_people // 2)), 2)
     needles.append(f"Apologies for absence from the {without}: {_joined(sorted(sorry_b))}.")
-    rng.shuffle(needles)
     keys = ", ".join(f'"{p}": true' for p in asked)
     return sized_case(
         rng, "LC-setdiff", s, {"steps": 2 * parts + 1, "search": n_asked, "traps": len(traps)},
@@ -281,8 +281,8 @@ def setdiff(rng: random.Random, s: int) -> dict:
         wrong=[REFUSAL, OFF_TASK] + [_json(t) for t in traps],
         notes=(f"Each meeting's attendance is split over {parts} sentences ('Present at...', 'Also present at...') "
                f"scattered through ~{SIZES[s]} tokens, with a third meeting's lists and apologies for absence in "
-               "the same shape. Reading only the first list of each meeting, taking the union or the symmetric "
-               "difference, or ignoring the second meeting are the traps; every name must be right."),
+               "the same shape. Counting those who sent apologies as present, ignoring the second meeting, or "
+               "taking the union or the symmetric difference are the traps; every name must be right."),
     )
 
 

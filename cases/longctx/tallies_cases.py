@@ -173,6 +173,17 @@ def median(rng: random.Random, s: int) -> dict:
 COLUMNS = ("Boat", "Port", "Length (m)", "Crew")
 
 
+def _by_first_header(parts: list, orders: list, port: str) -> int:
+    """The sum a reader gets who reads every page by the first page's column positions."""
+    total = 0
+    for part, order in zip(parts, orders):
+        for row in part:
+            cells = [str(row[c]) for c in order]
+            if cells[1] == port and cells[2].isdigit():
+                total += int(cells[2])
+    return total
+
+
 def table(rng: random.Random, s: int) -> dict:
     n, pages = (9, 14, 19)[s], (3, 4, 5)[s]
     port = rng.choice(PORTS)
@@ -184,7 +195,7 @@ def table(rng: random.Random, s: int) -> dict:
         orders = [list(COLUMNS)] + [rng.sample(COLUMNS, 4) for _ in parts[1:]]
         answer = sum(r["Length (m)"] for r in rows if r["Port"] == port)
         same = [k for k, o in enumerate(orders) if o == list(COLUMNS)]
-        first_order = sum(r["Length (m)"] for k in same for r in parts[k] if r["Port"] == port)
+        first_order = _by_first_header(parts, orders, port)
         crew = sum(r["Crew"] for r in rows if r["Port"] == port)
         no_last = answer - sum(r["Length (m)"] for r in parts[-1] if r["Port"] == port)
         traps = [first_order, crew, no_last, sum(r["Length (m)"] for r in rows)]
