@@ -5,6 +5,8 @@
     families.py      seeded families: per-family random generators, solver programs
     code_family.py   building blocks of coding families
     haystack.py      generated long-context haystacks
+    haystack_modes.py  the answers over many records (haystack_records, _joins, _events, _tallies)
+    haystack_kit.py  shared parts of the long-context case files
     agent_loop.py    multi-turn runs over a case's simulated tools
     speed_plan.py    a speed case's measurement plan
     profiles.py      named selections of the suite (quick, standard, hard, ...)

@@ -10,7 +10,7 @@ or a proper name that a needle uses, so the needles stay the only statements abo
 trusting the generator): `values` (each value in exactly one needle and once in the document),
 `count_of` (copies of a needle), `count` / `sum` (regex matches and their `n` group), `chain` (follow
 one regex match per hop), `latest` (the last dated match on or before a cutoff) and `only` (exactly one
-match, its `value` group); suite/haystack_records.py adds the modes that combine many records.
+match, its `value` group); suite/haystack_modes.py adds the modes that combine many records.
 
 Token counts are estimated at CHARS_PER_TOKEN characters per token, measured on this filler with a
 real tokenizer (SmolLM2's, whose digits are single tokens as in most current tokenizers); the size
@@ -30,7 +30,7 @@ from datetime import date
 from typing import Any
 
 from pytest_crucible.common.yamlio import LineDict
-from pytest_crucible.suite.haystack_records import MODES, record_answer
+from pytest_crucible.suite.haystack_modes import MODES, record_answer
 
 # Characters per token on this filler (SmolLM2 tokenizer; tests/test_haystack.py checks it within 5%
 # at every size class when llama-cpp-python and the model are installed).
@@ -389,7 +389,7 @@ def expected_answer(params: Mapping[str, Any], prompt: str) -> Any:
                              current value) must match exactly once; its `next` group is the new value;
     `expect: {latest: {pattern, before}}`  among P's matches (groups `date` like "14 March 2023" and
                              `value`), the value of the latest one dated on or before `before`;
-    and the modes of haystack_records.MODES."""
+    and the modes of haystack_modes.MODES."""
     expect = params.get("expect") or {}
     document = document_of(prompt)
     if "count_of" in expect:
@@ -436,7 +436,7 @@ def expected_answer(params: Mapping[str, Any], prompt: str) -> Any:
         if len(eligible) > 1 and eligible[-1][0] == eligible[-2][0]:
             raise ValueError(f"two matches of expect.latest share the date {eligible[-1][0]}")
         return eligible[-1][1]
-    derived = record_answer(expect, document)  # the modes over many records (haystack_records.py)
+    derived = record_answer(expect, document)  # the modes over many records (haystack_modes.py)
     if derived is not None:
         return derived
     raise ValueError("verify.haystack.expect must be one of count_of, values, count, sum, only, chain, latest, "
