@@ -20,9 +20,15 @@ from pytest_crucible import function_tool, tool_turn
 from pytest_crucible.suite.tiers import ruled
 
 FAMILY = "AG-migrate"
-KEYS = ["db.pool.size", "db.pool.timeout_ms", "cache.ttl_s", "feature.checkout_v2", "feature.dark_mode",
-        "mail.sender", "search.max_results", "rate_limit.per_min", "payments.provider", "log.level",
-        "auth.session_hours", "cdn.base_url", "queue.retries", "export.batch_size"]
+VALUES = {"db.pool.size": ["16", "24", "32", "48"], "db.pool.timeout_ms": ["2000", "3500", "5000"],
+          "cache.ttl_s": ["60", "300", "900"], "feature.checkout_v2": ["true", "false"],
+          "feature.dark_mode": ["true", "false"], "mail.sender": ["noreply@shop.example", "orders@shop.example"],
+          "search.max_results": ["50", "100", "200"], "rate_limit.per_min": ["600", "1200", "3000"],
+          "payments.provider": ["adyen", "stripe", "mollie"], "log.level": ["debug", "info", "warn"],
+          "auth.session_hours": ["8", "12", "24"], "cdn.base_url": ["https://cdn1.shop.example",
+                                                                   "https://static.shop.example"],
+          "queue.retries": ["3", "5", "8"], "export.batch_size": ["500", "1000", "5000"]}
+KEYS = list(VALUES)
 ROUNDS = {1: [["tz_src", "locked_tgt", "plain_tgt", "tie"], ["plain_src"]],
           2: [["tz_tgt", "plain_src", "locked_src", "plain_tgt"], ["tie"]],
           3: [["tie", "tz_src", "locked_tgt", "plain_src"], ["tz_tgt"]]}
@@ -109,7 +115,7 @@ def _world(number: int, rng: random.Random) -> dict:
         for kind in round_kinds:
             cid, key = next(ids), keys.pop()
             src, tgt = _versions(kind, rng)
-            values = rng.sample(["8", "12", "16", "24", "30", "true", "false", "debug", "info", "warn"], 2)
+            values = rng.sample(VALUES[key], 2)
             conflicts[cid] = {"key": key, "source": {"value": values[0], **src}, "target": {"value": values[1], **tgt},
                               "kind": kind}
             keep[cid] = KEEP[kind]
