@@ -114,7 +114,7 @@ PLANS = {1: [("core", "performance", "region"), ("extra", "availability", "all_c
 def _case(number: int, rng: random.Random) -> dict:
     reports, calls = [], []
     for pool, category, scope in PLANS[number]:
-        service = rng.choice(list(CORE if pool == "core" else EXTRA))
+        service = "checkout" if category == "billing" else rng.choice(list(CORE if pool == "core" else EXTRA))
         text, args = _incident(rng, service, category, scope)
         reports.append(text)
         calls.append({"name": "file_incident", "arguments": args})
