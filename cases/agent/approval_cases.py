@@ -80,8 +80,10 @@ def _world(number: int, rng: random.Random) -> dict:
     twin_at = {1: 2, 2: 3, 3: 1}[number]
     base = _people(rng, length + 3)
     chain = [dict(p, title=ROLES[i][0], department=ROLES[i][1]) for i, p in enumerate(base[:length])]
-    delegate = dict(base[length], title=f"deputy {chain[absent_at]['title']}", department=chain[absent_at]["department"])
-    twin_dept = rng.choice([d for d in ("Procurement", "Sales", "Legal", "Support") if d != chain[twin_at]["department"]])
+    absent = chain[absent_at]
+    delegate = dict(base[length], title=f"deputy {absent['title']}", department=absent["department"])
+    twin_dept = rng.choice([d for d in ("Procurement", "Sales", "Legal", "Support")
+                            if d != chain[twin_at]["department"]])
     twin = {"id": f"{chain[twin_at]['id'][:-2]}{rng.randint(10, 99)}", "name": chain[twin_at]["name"],
             "title": "account manager", "department": twin_dept}
     if twin["id"] == chain[twin_at]["id"]:
@@ -179,7 +181,8 @@ def _case(number: int, rng: random.Random) -> dict:
          f"Final approver: {steps[0]['approver']}\nApprovals: 1"],
         twin_walk,
         [*walk, submit, f"Final approver: {final}\nApprovals: {len(refs) + 1}"],
-        [*walk, tool_turn(("submit_request", {"request_id": req, "approval_refs": [r for r in refs if r != steps[w['absent_at']]['ref']]})),
+        [*walk, tool_turn(("submit_request", {"request_id": req, "approval_refs":
+                                              [r for r in refs if r != steps[w["absent_at"]]["ref"]]})),
          submit, answer],
         [*walk, submit, f"Final approver: {chain[-1]['id'] if final != chain[-1]['id'] else absent_id}\n"
                         f"Approvals: {len(refs)}"],
@@ -201,7 +204,8 @@ def _case(number: int, rng: random.Random) -> dict:
         "simulation": {"handler": handler, "max_turns": 20,
                        "state": {"people": w["people"], "steps": steps, "absent": w["absent"], "request": req,
                                  "next": 0, "refs": [], "submitted": None}},
-        "grader": {"type": "trace", "calls": required, "repeats": True, "limit_to_required": ["request_approval", "submit_request"],
+        "grader": {"type": "trace", "calls": required, "repeats": True,
+                   "limit_to_required": ["request_approval", "submit_request"],
                    "state": {"submitted": sorted(refs)},
                    "answer": {"values": {"Final approver:": final, "Approvals:": len(refs)},
                               "decoys": sorted({absent_id, w["twin"]["id"], chain[0]["id"]} - {final})}},

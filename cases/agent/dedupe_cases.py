@@ -76,7 +76,8 @@ class _Maker:
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.ids = iter(f"C-{n}" for n in rng.sample(range(10000, 99999), 20))
-        self.taxes = iter(f"{rng.choice(['DE', 'GB', 'NL', 'SE', 'FR'])}{n}" for n in rng.sample(range(10**8, 10**9), 20))
+        self.taxes = iter(f"{rng.choice(['DE', 'GB', 'NL', 'SE', 'FR'])}{n}"
+                          for n in rng.sample(range(10**8, 10**9), 20))
 
     def tax(self) -> str:
         return next(self.taxes)
@@ -110,7 +111,8 @@ def _pair(kind: str, m: _Maker, company: str, rng: random.Random) -> tuple[list[
         return [a, b], [[a["id"], b["id"]]], []
     b = m.record(company, city if kind == "missing_same" else other, street if kind == "missing_same" else other_street,
                  None, second)
-    right = {"name": legal, "tax_id": tax if kind == "missing_same" else m.tax(), "street": b["street"], "city": b["city"]}
+    right = {"name": legal, "tax_id": tax if kind == "missing_same" else m.tax(), "street": b["street"],
+             "city": b["city"]}
     decoy_tax = m.tax() if kind == "missing_same" else tax
     decoy = {"name": legal, "tax_id": decoy_tax, "street": other_street if kind == "missing_same" else street,
              "city": other if kind == "missing_same" else city}
@@ -161,7 +163,7 @@ def _case(number: int, rng: random.Random) -> dict:
         registry += entries
         kinds += [kind] * len(flagged)
     by_id = {r["id"]: r for r in records}
-    flagged_rows = [{"pair": f"D{i + 1}", "records": [{"id": a, "name": by_id[a]["name"]}, {"id": b, "name": by_id[b]["name"]}]}
+    flagged_rows = [{"pair": f"D{i + 1}", "records": [{"id": r, "name": by_id[r]["name"]} for r in (a, b)]}
                     for i, (a, b) in enumerate(pairs)]
     merges, alias = [], {}
     alive = lambda r: alive(alias[r]) if r in alias else r  # noqa: E731
@@ -199,19 +201,22 @@ def _case(number: int, rng: random.Random) -> dict:
         [listing, *reads, *lookups, *merge_turns, f"Merged: {merged} (maybe {merged + 1})\nLeft alone: {left}"],
     ]
     if "missing_same" in kinds:
-        wrong.append([listing, *reads, *no_lookup, f"Merged: {len(no_lookup)}\nLeft alone: {len(pairs) - len(no_lookup)}"])
+        wrong.append([listing, *reads, *no_lookup,
+                      f"Merged: {len(no_lookup)}\nLeft alone: {len(pairs) - len(no_lookup)}"])
     if "missing_differ" in kinds:
         i = kinds.index("missing_differ")
         a, b = pairs[i]
         keep, gone = sorted([a, b], key=lambda r: by_id[r]["created"])
-        wrong.append([listing, *reads, *lookups, *merge_turns, tool_turn(("merge_records", {"keep_id": keep, "remove_id": gone})),
+        wrong.append([listing, *reads, *lookups, *merge_turns,
+                      tool_turn(("merge_records", {"keep_id": keep, "remove_id": gone})),
                       f"Merged: {merged + 1}\nLeft alone: {left - 1}"])
     if "chain" in kinds:
         i = kinds.index("chain")
         (x, _), (_, z) = pairs[i], pairs[i + 1]
         stale = sorted([x, z], key=lambda r: by_id[r]["created"])
         cut = merge_turns[:[k for k in kinds if k in ("same", "missing_same", "chain")].index("chain") + 1]
-        wrong.append([listing, *reads, *lookups, *cut, tool_turn(("merge_records", {"keep_id": stale[0], "remove_id": stale[1]})),
+        wrong.append([listing, *reads, *lookups, *cut,
+                      tool_turn(("merge_records", {"keep_id": stale[0], "remove_id": stale[1]})),
                       f"Merged: {len(cut)}\nLeft alone: {len(pairs) - len(cut)}"])
     steps = 1 + len(records) + len(lookups) + len(merges)
     return {

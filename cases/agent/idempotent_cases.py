@@ -187,7 +187,8 @@ def _case(number: int, rng: random.Random) -> dict:
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
         "simulation": {"handler": handler, "max_turns": 18,
                        "state": {"payouts": [{k: v for k, v in r.items() if k not in ("cents", "vendor_id")}
-                                             for r in rows], "ids": ids, "vendors": w["vendors"], "closed": [w["closed"]],
+                                             for r in rows], "ids": ids, "vendors": w["vendors"],
+                                 "closed": [w["closed"]],
                                  "faults": w["faults"], "retry_after": RETRY_AFTER[number], "clock": 0, "ready": {},
                                  "keys": {}, "created": {}, "timed_out": [], "paid": {}}},
         "grader": {"type": "trace", "calls": calls, "repeats": True, "limit_to_required": ["create_transfer"],

@@ -14,7 +14,7 @@ source, applying the first plan, skipping the second dry run.
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 from pytest_crucible import function_tool, tool_turn
 from pytest_crucible.suite.tiers import ruled
@@ -88,7 +88,7 @@ def _stamp(moment: datetime, hours: int) -> str:
 
 
 def _versions(kind: str, rng: random.Random) -> tuple[dict, dict]:
-    base = datetime(2026, 3, rng.randint(2, 20), rng.randint(8, 16), rng.choice([0, 15, 30, 45]), tzinfo=timezone.utc)
+    base = datetime(2026, 3, rng.randint(2, 20), rng.randint(8, 16), rng.choice([0, 15, 30, 45]), tzinfo=UTC)
     gap = timedelta(minutes=rng.choice([20, 35, 50, 95]))
     src, tgt = {"locked": False}, {"locked": False}
     if kind in ("tz_src", "tz_tgt"):  # the later one is written with -05:00, so its text reads hours earlier

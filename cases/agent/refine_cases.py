@@ -91,7 +91,7 @@ def _world(number: int, rng: random.Random) -> dict:
                 f"Draft. Monthly rent: {_eur(rents[1])}.")
     office = doc(f"Lease - {city} office", rng.randint(3, 9), "LGL", "contract", "signed",
                  f"Monthly rent: {_eur(rents[2])}. Term: five years.")
-    doc(f"Lease renewal - {city} warehouse", rng.randint(3, 6), "LGL" if year > 2023 else "LGL-ARC", "contract", "signed",
+    doc(f"Lease renewal - {city} warehouse", rng.randint(3, 6), "LGL", "contract", "signed",
         f"Monthly rent: {_eur(rents[3])}. Term: one year.", y=year - 1)
     addenda = []
     plan = {1: [("signed", 9)], 2: [("signed", 7), ("draft", 11)], 3: [("signed", 7), ("signed", 11)]}[number]

@@ -198,7 +198,8 @@ def _case(number: int, rng: random.Random) -> dict:
                    "wrong": [
                        ["I'm sorry, I can't change salaries."],
                        [*_run(w, team, skip_read=skipped),
-                        f"Raised: {len(short)}\nTotal increase: {sum(m - people[i]['salary'] for i, m in short.items())}"],
+                        f"Raised: {len(short)}\nTotal increase: "
+                        f"{sum(m - people[i]['salary'] for i, m in short.items())}"],
                        [*_run(w, team, raise_left=True),
                         f"Raised: {len(raises) + 1}\nTotal increase: "
                         f"{total + bands[gone['grade']]['min'] - gone['salary']}"],

@@ -186,10 +186,11 @@ def _case(number: int, rng: random.Random) -> dict:
         "title": "Walk a directory tree past a symlink loop and a locked folder to the file with a property",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
         "simulation": {"handler": handler, "max_turns": 30, "state": {"tree": tree}},
-        "grader": {"type": "trace", "calls": [{"name": "read_file", "arguments": {"path": {"one_of": [path, via_link]}}}],
+        "grader": {"type": "trace",
+                   "calls": [{"name": "read_file", "arguments": {"path": {"one_of": [path, via_link]}}}],
                    "repeats": True, "max_calls": 45,
                    "answer": {"values": {"Path:": path, "Service:": service},
-                              "decoys": [via_link, *[d[0] for d in decoys.values()], *[d[1] for d in decoys.values()]]}},
+                              "decoys": [via_link, *[v for d in decoys.values() for v in d]]}},
         "notes": (f"{len(tree)} nodes; the target is {path} ({len(script)} calls in a depth-first walk, {reads} "
                   "YAML reads). Decoys: a .bak copy with the port, a commented-out port line, a port that contains "
                   f"the digits (1{port}), the same file through the {ROOT}/current symlink; a logs folder is "

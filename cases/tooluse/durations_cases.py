@@ -42,16 +42,16 @@ WINDOWS = [("22:15", "01:40"), ("23:30", "02:05"), ("21:45", "00:20"), ("22:50",
 TEMPLATES = {
     1: ("set_backup_policy", "Set a database's backup policy.", "database",
         ["interval", "window", "retention", "timeout"],
-        "Set the backup policy of the {x} database: back up at an interval of {interval}; the backup window runs {window}; keep "
-        "backups for {retention}; stop a backup that is still running after {timeout}."),
+        "Set the backup policy of the {x} database: back up at an interval of {interval}; the backup window runs "
+        "{window}; keep backups for {retention}; stop a backup that is still running after {timeout}."),
     2: ("configure_ci_job", "Configure a scheduled CI job.", "job",
         ["interval", "window", "retention", "timeout"],
-        "Configure the scheduled CI job {x}: run it at an interval of {interval}; it may only run {window}; keep its logs for "
-        "{retention}; cancel a run after {timeout}."),
+        "Configure the scheduled CI job {x}: run it at an interval of {interval}; it may only run {window}; keep its "
+        "logs for {retention}; cancel a run after {timeout}."),
     3: ("set_cache_rules", "Set the caching rules of a site.", "site",
         ["interval", "window", "retention", "timeout"],
-        "Set the cache rules for {x}: refresh the cache at an interval of {interval}; purge it {window}; keep stale copies for "
-        "{retention}; give up on an origin request after {timeout}."),
+        "Set the cache rules for {x}: refresh the cache at an interval of {interval}; purge it {window}; keep stale "
+        "copies for {retention}; give up on an origin request after {timeout}."),
 }
 NAMES = {1: ["orders", "ledger", "catalog"], 2: ["nightly-e2e", "dependency-audit", "docs-build"],
          3: ["shop.example", "docs.example", "status.example"]}

@@ -132,9 +132,9 @@ def _case(number: int, rng: random.Random) -> dict:
         **ruled(3, 2 ** len(FIELDS), 3),
         "title": "A partial contact update with exactly the changed fields and null for a cleared one",
         "notes": (f"Changes: {', '.join(changes)}; restated unchanged in another spelling: "
-                  f"{'the phone' if number != 3 else 'the email'}. Arguments are compared exactly: the whole record, the "
-                  "restated field, the unchanged city, an empty string for the cleared company, or the name for the "
-                  "id fails."),
+                  f"{'the phone' if number != 3 else 'the email'}. Arguments are compared exactly: the whole record, "
+                  "the restated field, the unchanged city, an empty string for the cleared company, or the name "
+                  "for the id fails."),
         "prompt": prompt, "tools": TOOLS, "max_tokens": 2048,
         "grader": {"type": "tool_calls", "calls": [{"name": "update_contact", "arguments": args}], "allow_extra": False,
                    "arguments_match": "exact", "forbidden": ["create_contact"]},

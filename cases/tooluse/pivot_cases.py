@@ -135,7 +135,8 @@ def _case(number: int, rng: random.Random) -> dict:
         "grader": {"type": "tool_calls", "calls": [{"name": "submit_timesheet",
                                                     "arguments": {"employee": person, "entries": {"set": entries}}}],
                    "allow_extra": False, "arguments_match": "exact", "forbidden": ["request_leave"]},
-        "verify": {"solver": SOLVER.replace("PROMPT", repr(prompt), 1), "reference": tool_turn(("submit_timesheet", args)),
+        "verify": {"solver": SOLVER.replace("PROMPT", repr(prompt), 1),
+                   "reference": tool_turn(("submit_timesheet", args)),
                    "wrong": wrong},
     }
 
