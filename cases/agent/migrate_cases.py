@@ -55,7 +55,8 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
             state["revealed"] += 1
             visible = [c for r in rounds[:state["revealed"]] for c in r]
         open_ = [c for c in visible if c not in resolved]
-        plan = state["pool"][len(state["plans"])]
+        issued = len(state["plans"])
+        plan = state["pool"][issued] if issued < len(state["pool"]) else f"P-{issued:02d}{state['pool'][0][2:]}"
         state["plans"].append(plan)
         state["clean"][plan] = not open_
         return {"result": {"plan_id": plan, "conflicts": [{"conflict_id": c, "key": state["conflicts"][c]["key"]}

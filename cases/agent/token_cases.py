@@ -56,7 +56,10 @@ def _spend(state: dict, token: str, scope: str) -> str | None:
 def handler(name: str, arguments: dict, state: dict) -> dict:
     if name == "login":
         scope = arguments.get("scope")
-        token = state["pool"][state["issued"]]
+        if not isinstance(scope, str) or scope not in ALLOWED:
+            return {"error": "scope is read or write"}
+        issued = state["issued"]
+        token = state["pool"][issued] if issued < len(state["pool"]) else f"tk_{issued:04d}{state['pool'][0][3:]}"
         state["issued"] += 1
         state["live"][token] = {"scope": scope, "left": ALLOWED[scope]}
         return {"result": {"token": token, "scope": scope, "calls_allowed": ALLOWED[scope]}}
