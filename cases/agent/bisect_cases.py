@@ -153,7 +153,7 @@ def _case(number: int, rng: random.Random) -> dict:
         "simulation": {"handler": handler, "max_turns": 16,
                        "state": {"commits": commits, "test": test, "broken": w["broken"], "first_bad": bad,
                                  "lost_run": w["lost_run"], "runs": 0}},
-        "grader": {"type": "trace", "calls": required, "repeats": True, "max_calls": BUDGET + 1,
+        "grader": {"type": "trace", "calls": required, "repeats": True,
                    "answer": {"values": {"First bad commit:": commits[bad]["sha"], "Author:": commits[bad]["author"]},
                               "decoys": sorted({commits[i]["sha"] for i in (bad - 1, bad + 1, decoy, *w["broken"])})}},
         "notes": (f"{len(commits)} commits, {BUDGET} runs: a scan cannot reach commit {bad}, bisection takes about "
