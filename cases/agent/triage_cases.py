@@ -121,7 +121,7 @@ while todo:
 roots = sorted(c for c in seen if c in CAUSE_TEXT)
 calls = [{{"name": "remediate", "arguments": {{"component": r,
           "action": next(a for word, a in ACTION if word in CAUSE_TEXT[r].lower())}}}} for r in roots]
-print(json.dumps({{"json": {{"root_causes": roots, "status": "healthy"}},
+print(json.dumps({{"json": {{"root_causes": roots, "status": "ok"}},
                   "state": {{"fixed": {{c["arguments"]["component"]: c["arguments"]["action"] for c in calls}}}}}}))
 """
 
@@ -145,13 +145,13 @@ def _case(number: int, rng: random.Random) -> dict:
         "rollback_config; killed for running out of memory -> raise_memory_limit; a crash with no other cause -> "
         f"restart.\nWhen you are done, check {top} again.\n\n"
         'Finish with one JSON object: {"root_causes": [<the components you fixed, sorted alphabetically>], '
-        f'"status": "<the status of {top} at your last check>"}}'
+        f'"status": "<the status check gives for {top} at your last check: ok or failing>"}}'
     )
     check = lambda c: tool_turn(("check", {"component": c}))  # noqa: E731
     fix = lambda c, a: tool_turn(("remediate", {"component": c, "action": a}))  # noqa: E731
     walk = [check(c) for c in _walk_order(w)]
     repairs = [fix(r, fixes[r]) for r in roots]
-    answer = json.dumps({"root_causes": sorted(roots), "status": "healthy"})
+    answer = json.dumps({"root_causes": sorted(roots), "status": "ok"})
     middle = next(c for c in failing if c not in roots and c != top)
     required = ([{"name": "check", "arguments": {"component": c}} for c in failing]
                 + [{"name": "remediate", "arguments": {"component": r, "action": a}} for r, a in fixes.items()]
@@ -170,7 +170,7 @@ def _case(number: int, rng: random.Random) -> dict:
                                  "warnings": w["warnings"], "fixed": {}, "actions": []}},
         "grader": {"type": "trace", "calls": required, "repeats": True, "limit_to_required": ["remediate"],
                    "max_calls": len(required) + 6, "state": {"fixed": fixes},
-                   "answer": {"json": {"exact": {"root_causes": sorted(roots), "status": "healthy"},
+                   "answer": {"json": {"exact": {"root_causes": sorted(roots), "status": "ok"},
                                        "extra_keys": False}}},
         "notes": (f"{len(failing)} failing components over a graph of 10; {len(roots)} root(s) "
                   f"({', '.join(r + ': ' + w['cause'][r] for r in roots)}) found only by inspecting each failing "
@@ -189,11 +189,11 @@ def _case(number: int, rng: random.Random) -> dict:
                 [*walk, fix(roots[0], wrong_action), check(top),
                  json.dumps({"root_causes": [roots[0]], "status": "failing"})],
                 [*walk, *repairs, fix(w["warned"], "free_disk"), check(top), answer],
-                *([[*walk, repairs[0], check(top), json.dumps({"root_causes": [roots[0]], "status": "healthy"})]]
+                *([[*walk, repairs[0], check(top), json.dumps({"root_causes": [roots[0]], "status": "ok"})]]
                   if len(roots) > 1 else []),
                 [*walk, *repairs, answer],
                 [*walk, *repairs, check(top),
-                 json.dumps({"root_causes": sorted([*roots, middle]), "status": "healthy"})],
+                 json.dumps({"root_causes": sorted([*roots, middle]), "status": "ok"})],
             ],
         },
     }

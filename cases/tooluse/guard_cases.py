@@ -84,7 +84,7 @@ def _case(number: int, rng: random.Random) -> dict:
         "You handle returns for an outdoor shop. Policy: a return is refunded when the order was delivered at most "
         "30 days ago; items marked final sale are never refunded; a refund above 500.00 EUR is not paid by you but "
         "escalated to a supervisor with its amount. If the policy allows no refund, make no call and tell the "
-        "customer why.\n\n"
+        "customer why, with the number of days since delivery.\n\n"
         f"Today is {today.isoformat()}. Order {order}, delivered on {delivered.isoformat()}:\n" + "\n".join(lines)
         + f"\n\nThe customer writes: \"I'm sending back {said}. Please refund me.\""
     )
@@ -93,7 +93,7 @@ def _case(number: int, rng: random.Random) -> dict:
     call = lambda tool, cents: tool_turn((tool, {"order_id": order, "amount_cents": cents}))  # noqa: E731
     if number == 1:
         grader = {"type": "tool_calls", "expect_no_call": True,
-                  "answer": {"all": [f"{age} days"]}}
+                  "answer": {"all": [[f"{age} days", "thirty-one days"]]}}
         reference = {"content": f"I'm sorry: order {order} was delivered on {delivered.isoformat()}, {age} days ago, "
                                 "and our policy refunds returns only up to 30 days after delivery, so I can't refund "
                                 "it."}
