@@ -185,7 +185,7 @@ def _case(number: int, rng: random.Random) -> dict:
         **ruled(steps, 1, 3),
         "title": "Pay approved invoices once each through timeouts and rate limits, reusing idempotency keys",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
-        "simulation": {"handler": handler, "max_turns": 18,
+        "simulation": {"handler": handler, "max_turns": 24,
                        "state": {"payouts": [{k: v for k, v in r.items() if k not in ("cents", "vendor_id")}
                                              for r in rows], "ids": ids, "vendors": w["vendors"],
                                  "closed": [w["closed"]],

@@ -183,8 +183,8 @@ def _case(number: int, rng: random.Random) -> dict:
         **ruled(5 + len(addenda), len(w["docs"]), 3),
         "title": "Narrow an archive search that lists nothing until filtered, then read a lease through its addenda",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 6144,
-        "simulation": {"handler": handler, "max_turns": 14, "state": {"docs": w["docs"]}},
-        "grader": {"type": "trace", "calls": required, "repeats": True, "max_calls": 14,
+        "simulation": {"handler": handler, "max_turns": 20, "state": {"docs": w["docs"]}},
+        "grader": {"type": "trace", "calls": required, "repeats": True, "max_calls": 24,
                    "answer": {"values": {"Monthly rent:": w["rent"], "Set by:": w["in_force"]["doc_id"]},
                               "decoys": [d["doc_id"] for d in [lease, w["draft"], w["office"], *addenda]
                                          if d is not w["in_force"]]}},

@@ -169,7 +169,7 @@ def _case(number: int, rng: random.Random) -> dict:
                        "state": {"deps": w["deps"], "cause": w["cause"], "errors": w["errors"],
                                  "warnings": w["warnings"], "fixed": {}, "actions": []}},
         "grader": {"type": "trace", "calls": required, "repeats": True, "limit_to_required": ["remediate"],
-                   "max_calls": len(required) + 6, "state": {"fixed": fixes},
+                   "max_calls": len(required) + 12, "state": {"fixed": fixes},
                    "answer": {"json": {"exact": {"root_causes": sorted(roots), "status": "ok"},
                                        "extra_keys": False}}},
         "notes": (f"{len(failing)} failing components over a graph of 10; {len(roots)} root(s) "
