@@ -213,7 +213,9 @@ def _case(number: int, rng: random.Random) -> dict:
                   f"reply names the next by name and department; {chain[w['absent_at']]['name']} is away and names "
                   f"a delegate; {chain[w['twin_at']]['name']} has a namesake in {w['twin']['department']}. Traps: "
                   "submitting after the first approval, the namesake's id, going over the absent person's head, one "
-                  "level too many, the absent person reported as approver."),
+                  "level too many, the absent person reported as approver. Why a strong 30B model fails: it must "
+                  "carry ids and references over a dozen turns whose next step only the last reply names, and models "
+                  "stop at the first approval or take the first id a lookup returns."),
         "verify": {"solver": SOLVER.format(steps=steps, absent=w["absent"], people=w["people"],
                                            first=(first["name"], first["department"])),
                    "reference": [*walk, submit, f"All approvals are in and the request is submitted.\n\n{answer}"],

@@ -159,7 +159,9 @@ def _case(number: int, rng: random.Random) -> dict:
         "notes": (f"{len(commits)} commits, {BUDGET} runs: a scan cannot reach commit {bad}, bisection takes about "
                   f"{len(turns)} runs including the commit that does not build (index {w['broken'][0]}) and the "
                   f"repeat of the lost run. Commit {decoy}'s message names the test's subject (a guess). The first "
-                  "bad commit is proven only by its own failing run beside a passing run of the commit before it."),
+                  "bad commit is proven only by its own failing run beside a passing run of the commit before it. "
+                  "Why a strong 30B model fails: the unbuildable midpoint and the lost run break a textbook "
+                  "bisection's bookkeeping, and the budget leaves one spare run."),
         "verify": {"solver": SOLVER.format(commits=commits, broken=w["broken"], first_bad=bad),
                    "reference": [listing, *turns, f"Bisection done.\n\n{say(bad)}"],
                    "wrong": wrong},

@@ -238,7 +238,9 @@ def _case(number: int, rng: random.Random) -> dict:
                   + ("Two pairs share a record that the first merge removes, so the second pair is settled between "
                      "the survivor and the third record. " if "chain" in kinds else "")
                   + "Traps: merge every flagged pair, keep the listed-first record, trust the registry's first hit, "
-                    "treat a missing tax id as a different company."),
+                    "treat a missing tax id as a different company. Why a strong 30B model fails: a dozen reads "
+                    "must be joined per pair, the registry's first hit is the wrong one, and the second merge of a "
+                    "chain needs the first merge's result, not the flagged ids."),
         "verify": {"solver": SOLVER.format(records=by_id, pairs=pairs, registry=registry),
                    "reference": [listing, *reads, *lookups, *merge_turns, f"All pairs settled.\n\n{answer}"],
                    "wrong": wrong},

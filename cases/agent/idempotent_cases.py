@@ -200,7 +200,9 @@ def _case(number: int, rng: random.Random) -> dict:
                      "key breaks the retry rule)")
                   + f"; {rate_row['invoice']} is rate limited for {RETRY_AFTER[number]} s (retrying before wait() "
                     f"is refused again); {hold_row['invoice']} is on hold; {moved_row['vendor']}'s closed account is "
-                    f"listed first. {steps} calls, each transfer after its vendor lookup, each retry after its error."),
+                    f"listed first. {steps} calls, each transfer after its vendor lookup, each retry after its error. "
+                    "Why a strong 30B model fails: after a timeout models mint a new key or report a failure, and "
+                    "after a 429 they retry at once; each is one slip among a dozen calls."),
         "verify": {"solver": SOLVER.format(rows=[{k: v for k, v in r.items() if k not in ("cents", "vendor_id")}
                                                  for r in rows], ids=ids, vendors=w["vendors"]),
                    "reference": [*script, f"All approved invoices are paid.\n\n{answer}"],

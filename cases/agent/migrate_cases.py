@@ -216,7 +216,8 @@ def _case(number: int, rng: random.Random) -> dict:
                   f"{steps} dependent calls. Update times carry offsets (Z, +01:00, +02:00, -05:00): a later time "
                   "written at -05:00 reads earlier as text; a tie is one instant written in two offsets; a locked "
                   "older version wins. Traps: text comparison, lock ignored, tie to the source, the first or second "
-                  "plan applied."),
+                  "plan applied. Why a strong 30B model fails: it compares ISO times as text, and applies the plan it "
+                  "already holds instead of running the dry run again after the last resolution."),
         "verify": {"solver": SOLVER.format(conflicts={c: {k: v for k, v in d.items() if k != "kind"}
                                                       for c, d in conflicts.items()}, rounds=rounds, pool=pool),
                    "reference": [*script, f"Migration applied.\n\n{answer}"],

@@ -195,7 +195,9 @@ def _case(number: int, rng: random.Random) -> dict:
                   f"agent must log in again about {steps // 5} times mid-task and use each new token next. "
                   f"{len(raises)} raises; {gone['name']} left the team (below the band, but not raised); "
                   f"{equal['name']} earns exactly the minimum. Traps: the member whose read hit the expired token "
-                  "left unread, the leaver raised, a raise to another grade's minimum."),
+                  "left unread, the leaver raised, a raise to another grade's minimum. Why a strong 30B model "
+                  "fails: the expiry error lands in the middle of the reads, and the member it interrupted is easily "
+                  "never read again; the work spans three or four tokens over fifteen calls."),
         "verify": {"solver": SOLVER.format(people=people, bands=bands),
                    "reference": [*script, f"Done.\n\n{answer}"],
                    "wrong": [

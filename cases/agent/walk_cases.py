@@ -194,7 +194,9 @@ def _case(number: int, rng: random.Random) -> dict:
         "notes": (f"{len(tree)} nodes; the target is {path} ({len(script)} calls in a depth-first walk, {reads} "
                   "YAML reads). Decoys: a .bak copy with the port, a commented-out port line, a port that contains "
                   f"the digits (1{port}), the same file through the {ROOT}/current symlink; a logs folder is "
-                  "permission denied."),
+                  "permission denied. Why a strong 30B model fails: the walk is long and each listing decides the "
+                  "next paths; models stop at the first file that mentions the port (the backup, the comment, 1"
+                  f"{port}) or answer with the symlinked path."),
         "verify": {"solver": SOLVER.format(tree=tree, port=port),
                    "reference": [*script, f"Found it.\n\n{answer}"], "wrong": wrong},
     }
