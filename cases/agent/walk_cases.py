@@ -185,7 +185,7 @@ def _case(number: int, rng: random.Random) -> dict:
         **ruled(len(script), len([p for p in tree if "file" in tree[p]]), 4),
         "title": "Walk a directory tree past a symlink loop and a locked folder to the file with a property",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
-        "simulation": {"handler": handler, "max_turns": 30, "state": {"tree": tree}},
+        "simulation": {"handler": handler, "max_turns": 40, "state": {"tree": tree}},
         "grader": {"type": "trace",
                    "calls": [{"name": "read_file", "arguments": {"path": {"one_of": [path, via_link]}}}],
                    "repeats": True, "max_calls": 45,
