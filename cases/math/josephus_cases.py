@@ -24,9 +24,9 @@ print(out[TURN - 1] if TURN else out[-1])
 def leaves(n, k, turn):
     """0-based seat (counting from the first person counted) of whoever leaves in `turn`, by the recurrence
     f(n, 1) = (k - 1) mod n, f(n, t) = (f(n - 1, t - 1) + k) mod n."""
-    size = n - turn + 1
-    seat = (k - 1) % size
-    for size in range(size + 1, n + 1):
+    first = n - turn + 1
+    seat = (k - 1) % first
+    for size in range(first + 1, n + 1):
         seat = (seat + k) % size
     return seat
 
@@ -57,11 +57,13 @@ def _case(rng, index):
         again at 1 with the next person still in the circle. This goes on until everyone has left.
         {question} Give the person's number.
     """
+    first = f', starting from f({n - turn + 1}) = {k - 1} mod {n - turn + 1} for the first to leave' if turn else ''
+    last = f', the last one left instead of turn {turn} ({traps[4]})' if turn else ''
     reference = f"""
         Number the seats from the first person counted (seat 0 = person {start}). With m people, whoever
         leaves {'in turn t' if turn else 'last'} sits at f(m) = (f(m - 1) + {k}) mod m of the circle that
         starts at the first person counted, since after the first person leaves the rest is the same game
-        with m - 1 people shifted by {k}{f', starting from f({n - turn + 1}) = {k - 1} mod {n - turn + 1} for the first to leave' if turn else ''}.
+        with m - 1 people shifted by {k}{first}.
         Running the recurrence up to m = {n} (in jumps while no wrap happens) gives seat
         {leaves(n, k, turn or n)}, which is person {answer}.
 
@@ -75,8 +77,7 @@ def _case(rng, index):
         ln n / ln({k}/{k - 1}) ≈ {jumps} jumps, each with a floor and a wrap to get right). Traps: every
         ({k}-1)-th ({traps[0]}), every ({k}+1)-th ({traps[1]}), the every-second formula
         2(n - 2^⌊log2 n⌋) + 1 ({traps[2]}){', counting from person 1 although counting starts at '
-        + str(start) + ' (' + str(traps[3]) + ')' if start != 1 else ''}{', the last one left instead of turn ' + str(turn) + ' (' + str(traps[4]) + ')'
-        if turn else ''}."""
+        + str(start) + ' (' + str(traps[3]) + ')' if start != 1 else ''}{last}."""
     return numeric_case(
         family=FAMILY, hardness=hardness, index=index, prompt=prompt, answer=answer, traps=traps,
         solver=program(SOLVER, PEOPLE=n, STEP=k, START=start, TURN=turn), reference=reference, notes=notes,
