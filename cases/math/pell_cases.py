@@ -107,7 +107,8 @@ def _case(rng, index):
     reference = f"""
         The fundamental unit of x² - {d}y² = 1 is {x1} + {y1}√{d} (from the continued fraction of √{d}).
         Every solution of x² - {d}y² = {n} is ± a unit power times a fundamental solution, and those have
-        y ≤ {y1}·√({n}/(2·({x1}+1))); the search there finds {len(reps) // 2} values of y, each giving (x, y) and (x, -y). Multiplying by the
+        y ≤ {y1}·√({n}/(2·({x1}+1)));
+        the search there finds {len(reps) // 2} values of y, each giving (x, y) and (x, -y). Multiplying by the
         unit up to y ≤ {bound:,}, the solutions are {shown}.
 
         The sum of their y values is **{answer:,}**.
