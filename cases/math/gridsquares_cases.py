@@ -51,9 +51,9 @@ def _case(rng, index):
     upright_area = sum((m - s + 1) * (n - s + 1) * s * s for s in range(1, min(m, n) + 1))
     if ask == "all":
         diagonal = sum((m - s + 1) * (n - s + 1) for s in range(2, min(m, n) + 1, 2))
-        traps = [upright, summed(m, n, "tilted"), upright + diagonal, summed(m - 1, n - 1, "all")]
-        words = ["axis-parallel squares only", "tilted squares only", "axis-parallel and 45-degree squares only",
-                 "m x n read as the number of points"]
+        # (m - 1) x (n - 1) read as points gives the tilted count again, so it is no separate trap
+        traps = [upright, summed(m, n, "tilted"), upright + diagonal]
+        words = ["axis-parallel squares only", "tilted squares only", "axis-parallel and 45-degree squares only"]
     elif ask == "tilted":
         traps = [summed(m, n, "all"), summed(m, n, "all") - upright + min(m, n), summed(m - 1, n - 1, "tilted")]
         words = ["all squares", "only the 45-degree squares removed", "m x n read as the number of points"]
