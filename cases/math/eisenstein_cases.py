@@ -95,7 +95,8 @@ def _case(rng, index):
     notes = f"""Integer triangles with a {angle}° angle and {bound}: about {limit * limit // 2:,} side pairs to
         try, so the count needs the Eisenstein-triple parametrisation with its coprimality and mod-3
         conditions, {'the 120°-to-60° doubling and the equilateral family, ' if angle == 60 else ''}then a sum
-        of ⌊bound / size⌋ over {relevant} primitive {'shapes' if angle == 60 else 'triples'} within the bound. Traps: {trap_words}."""
+        of ⌊bound / size⌋ over {relevant} primitive {'shapes' if angle == 60 else 'triples'} within the bound.
+        Traps: {trap_words}."""
     return numeric_case(
         family=FAMILY, hardness=hardness, index=index, prompt=prompt, answer=answer, traps=traps,
         solver=program(SOLVER, BOUND=limit, ANGLE=angle, MEASURE=measure), reference=reference, notes=notes,
