@@ -61,7 +61,7 @@ def _case(rng, index):
                  [h - lw + 1 for lw, h in bounds]) + stars(rest, len(bounds)),       # first correction only
              count(total, [(lw, h - 1) for lw, h in bounds])]                        # "up to" read as below
     if index == 2:
-        dice = ", ".join(f"a {s}-sided die" for s in sides)
+        dice = ", ".join(f"{'an' if s in (8, 11, 18) else 'a'} {s}-sided die" for s in sides)
         prompt = f"""
             Six dice are rolled: {dice}; an s-sided die shows each of 1, 2, ..., s. In how many of the
             {prod(sides):,} equally likely outcomes (the dice are told apart) is the total exactly {total}?

@@ -71,10 +71,11 @@ def _case(rng, index):
             2: f"as an ordered product of exactly {parts} integers greater than 1",
             3: "as an ordered product of squarefree integers greater than 1 (no factor divisible by a square "
                "bigger than 1)"}[index]
+    single = {1: ", and N itself (a single factor) counts as one way.", 2: ".",
+              3: ", and a single factor counts as a product too (when it qualifies)."}[index]
     prompt = f"""
         Let N = {n:,} = {shown}. In how many ways can N be written {what}? Products that use the same factors
-        in a different order count as different (for example, 12 = 2·6 and 12 = 6·2 are two ways), and a
-        single factor (N itself) counts as a product.
+        in a different order count as different (for example, 12 = 2·6 and 12 = 6·2 are two ways){single}
     """
     inner = "C(k - j, e_i)" if squarefree else "C(e_i + k - j - 1, e_i)"
     reference = f"""
