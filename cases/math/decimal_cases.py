@@ -144,10 +144,16 @@ def _case(rng, index):
     """
     midy = (f"The block length is even and {b} is prime, so by Midy's theorem digit k and digit k + {block // 2} of "
             f"the block add up to 9: the block's digits sum to 9·{block}/2. " if ask == "digits" else "")
+    if ask == "digits":
+        how = (f"{b} is prime, so the expansion repeats from the first digit, with a block as long as the order of "
+               f"10 modulo {b}: a divisor of {b - 1} = {written(b - 1)}, found by checking 10^((p-1)/q) for its prime "
+               f"factors q: ord = {block}.")
+    else:
+        how = (f"{b} = {written(b)}. The factors 2 and 5 only delay the repetition (by max(s, t) = {start} digits); "
+               f"the block length is the order of 10 modulo m = {written(m)}, the lcm of the orders modulo its prime "
+               f"powers ({', '.join(map(str, orders))}), each found by checking the divisors of p - 1: ord = {block}.")
     reference = f"""
-        {b} = {written(b)}. The factors 2 and 5 only delay the repetition (by max(s, t) = {start} digits); the
-        block length is the order of 10 modulo m = {m} = {written(m)}, the lcm of the orders modulo its prime
-        powers ({', '.join(map(str, orders))}), each found by checking the divisors of p - 1: ord = {block}.
+        {how}
         {midy}So the answer is **{answer}**.
 
         Answer: {answer}
@@ -156,8 +162,8 @@ def _case(rng, index):
     trap_words = ", ".join(f"{w} ({t})" for w, t in zip(words, traps, strict=True))
     then = ", then Midy's theorem (the two halves of an even block add to 99...9)" if ask == "digits" else ""
     notes = f"""{a}/{b}, a repeating block of {block:,} digits: the answer needs m = {written(m)} split
-        off, the order of 10 modulo each prime power (factoring p - 1 and fast powers), their lcm{then};
-        long division by hand is out of reach. Traps: {trap_words}."""
+        off (no factor 2 or 5 for a prime), the order of 10 modulo each prime power (factoring p - 1 and fast
+        powers), their lcm{then}; long division by hand is out of reach. Traps: {trap_words}."""
     return numeric_case(
         family=FAMILY, hardness=hardness, index=index, prompt=prompt, answer=answer, traps=traps,
         solver=program(SOLVER, NUMERATOR=a, DENOMINATOR=b, ASK=ask), reference=reference,
