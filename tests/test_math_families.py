@@ -46,7 +46,7 @@ def _reply(text: str) -> Response:
 def test_there_are_many_families_of_several_cases(family_cases):
     per_family = Counter(c.family for c in family_cases)
     assert len(per_family) >= 10, per_family
-    assert all(4 <= n <= 8 for n in per_family.values()), per_family
+    assert all(3 <= n <= 8 for n in per_family.values()), per_family  # session 9: new families have 3
 
 
 def test_ids_say_the_family_and_are_stable_per_seed(family_cases):
