@@ -23,6 +23,7 @@ UNDOCUMENTED. Nothing here executes model output: BFCL's checker compares data.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib.util
 import itertools
 import json
@@ -42,6 +43,10 @@ from pytest_crucible.grading import grade  # noqa: E402
 from pytest_crucible.grading import tool_schema  # noqa: E402
 from pytest_crucible.suite.case import Case  # noqa: E402
 from pytest_crucible.suite.importers import bfcl  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bfcl_source_agreement  # noqa: E402
 
 MODEL = "stand-in"  # BFCL's checker asks its model table only whether to turn dots into underscores
 NO_CALL_REPLIES = {"prose": bfcl.NO_FUNCTION, "refusal": bfcl.REFUSAL, "empty": ""}
@@ -66,13 +71,23 @@ DOCUMENTED = {
     ("bfcl", "schema refuses"): ("ours", "the call breaks the function's own schema where BFCL's answer key lists "
                                          "no value (a relevance call without its required arguments); BFCL "
                                          "checks the possible answers, not the schema"),
+    ("ours", "quoted strings in a Java array"): ("ours", "BFCL reads the elements of a Java String array "
+                                                         "(new String[]{\"-v\", \"-p\"}) with their quotes, so "
+                                                         "it fails every array written as Java writes it and "
+                                                         "passes only unquoted names; an ArrayList's it unquotes"),
+    ("ours", "ArrayList of List.of"): ("ours", "new ArrayList<>(List.of(1L, 2L)) is the same list as "
+                                               "new ArrayList<>(Arrays.asList(1L, 2L)); BFCL reads only the "
+                                               "Arrays.asList and add() forms"),
+    ("ours", "no reply passes BFCL"): ("ours", "BFCL's checker passes no reply to the item at all: its answer "
+                                               "key gives a mapping's values without their list of choices "
+                                               "(java 64), or it keeps the text of any-typed list elements "
+                                               "('\"userID\"', '42'), which equals no listed value (java 36)"),
 }
 
 
-# Java and JavaScript: their candidates would have to be written as source text, and their mutants too; not
-# done yet (their possible answers are checked by `crucible cases verify --import bfcl` alone). Multi-turn:
-# graded by BFCL's own state and response checks (grading/bfcl_multi_turn.py), replayed by verify
-UNCOVERED = {"java", "javascript", *bfcl.bfcl_multi_turn.CATEGORIES}
+# Multi-turn: graded by BFCL's own state and response checks (grading/bfcl_multi_turn.py), measured by
+# benchmarks/bfcl_multi_turn_agreement.py
+UNCOVERED = set(bfcl.bfcl_multi_turn.CATEGORIES)
 
 
 @dataclass
@@ -82,6 +97,7 @@ class Item:
     functions: list[dict]         # BFCL's function documents
     truth: list[dict] | None      # BFCL's possible answer (None: irrelevance)
     names: dict[str, str]         # our tool name -> BFCL's function name
+    language: str | None = None   # java, javascript: arguments are source text
 
 
 @dataclass(frozen=True)
@@ -147,8 +163,10 @@ def bfcl_verdict(checker: types.ModuleType, item: Item, calls: tuple | None) -> 
         return False, "ast_decoder:decoder_failed"
     stem = bfcl.CATEGORIES[item.category][0]
     try:
+        language = {"java": Language.JAVA, "javascript": Language.JAVASCRIPT}.get(item.language or "",
+                                                                                 Language.PYTHON)
         result = checker.ast_checker(copy.deepcopy(item.functions), decoded, copy.deepcopy(item.truth),
-                                     Language.PYTHON, stem, MODEL)
+                                     language, stem, MODEL)
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:  # it assumes well-formed output
         return False, f"exception:{type(exc).__name__}"
     return bool(result["valid"]), "" if result["valid"] else result.get("error_type", "")
@@ -181,7 +199,8 @@ def load_items() -> list[Item]:
             truth = answers.get(entry["id"])
             case = bfcl.to_case(entry, truth, category, path, line)
             names = {bfcl.tool_name(f["name"]): f["name"] for f in entry["function"]}
-            items.append(Item(case, category, entry["function"], truth, names))
+            items.append(Item(case, category, entry["function"], truth, names,
+                              bfcl.bfcl_languages.LANGUAGE_OF.get(category)))
     return items
 
 
@@ -348,6 +367,15 @@ def _call_mutants(base: tuple) -> Iterator[tuple[str, str, tuple]]:
         yield "duplicated call", "last call left out", base[:-1]
 
 
+def _as_source_text(item: Item, found: list[Candidate], base: tuple) -> list[Candidate]:
+    """Java, JavaScript: every candidate's arguments written as source text, and the `source text` class."""
+    types = bfcl_source_agreement.declared(item.functions)
+    out = [c if c.calls is None else dataclasses.replace(
+        c, calls=bfcl_source_agreement.written(c.calls, types, item.language)) for c in found]
+    return out + [Candidate(item.case.id, "source text", detail, calls)
+                  for detail, calls in bfcl_source_agreement.source_variants(base, types, item.language)]
+
+
 def candidates(item: Item) -> list[Candidate]:
     """Every candidate of one item, deduplicated (the first class to produce a reply keeps it)."""
     found: list[Candidate] = []
@@ -370,6 +398,8 @@ def candidates(item: Item) -> list[Candidate]:
         found += [Candidate(item.case.id, kind, detail, calls) for kind, detail, calls in _argument_mutants(item, base)]
         found += [Candidate(item.case.id, kind, detail, calls) for kind, detail, calls in _call_mutants(base)]
         found.append(Candidate(item.case.id, "wrong function", "prose instead of a call", None, bfcl.NO_FUNCTION))
+        if item.language:
+            found = _as_source_text(item, found, base)
     seen, out = set(), []
     for candidate in found:
         if candidate.key() not in seen:
@@ -403,6 +433,20 @@ def _schema_refuses(item: Item, calls: tuple) -> bool:
 
 
 def explain(checker, item: Item, verdict: Verdict) -> str:
+    """The documented class of a disagreement, or UNDOCUMENTED: <mutant class / detail>."""
+    if item.language and verdict.ours and verdict.candidate.calls is not None:
+        if bfcl_source_agreement.unquoted_arrays(verdict.candidate.calls, item.functions) != verdict.candidate.calls \
+                and bfcl_verdict(checker, item, bfcl_source_agreement.unquoted_arrays(
+                    verdict.candidate.calls, item.functions))[0]:
+            return "quoted strings in a Java array"
+        if verdict.candidate.detail == "ArrayList of List.of":
+            return "ArrayList of List.of"
+        if not any(bfcl_verdict(checker, item, c.calls)[0] for c in candidates(item)):
+            return "no reply passes BFCL"
+    return _explain_values(checker, item, verdict)
+
+
+def _explain_values(checker, item: Item, verdict: Verdict) -> str:
     """The documented class of a disagreement, or UNDOCUMENTED: <mutant class / detail>."""
     c = verdict.candidate
     if verdict.ours and any(options == [] for answer in item.truth or [] for args in answer.values()
