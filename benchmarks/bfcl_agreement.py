@@ -31,9 +31,9 @@ import random
 import sys
 import types
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -78,7 +78,7 @@ DOCUMENTED = {
     ("ours", "ArrayList of List.of"): ("ours", "new ArrayList<>(List.of(1L, 2L)) is the same list as "
                                                "new ArrayList<>(Arrays.asList(1L, 2L)); BFCL reads only the "
                                                "Arrays.asList and add() forms"),
-    ("ours", "no reply passes BFCL"): ("ours", "BFCL's checker passes no reply to the item at all: its answer "
+    ("ours", "no reply passes BFCL"): ("ours", "BFCL's checker passes no right reply to the item: its answer "
                                                "key gives a mapping's values without their list of choices "
                                                "(java 64), or it keeps the text of any-typed list elements "
                                                "('\"userID\"', '42'), which equals no listed value (java 36)"),
@@ -120,6 +120,7 @@ class Verdict:
     ours: bool
     our_reason: str
     why: str = ""                 # the disagreement's class
+    language: str = "python"      # python (the Python and live items), java, javascript
 
 
 # ------------------------------------------------------------------------------------------ BFCL's side
@@ -182,11 +183,20 @@ def our_verdict(item: Item, calls: tuple | None, text: str = "") -> tuple[bool, 
 
 # ------------------------------------------------------------------------------------------ items
 
-def load_items() -> list[Item]:
+LANGUAGES = ("python", "java", "javascript")
+
+
+def _language(category: str) -> str:
+    return bfcl.bfcl_languages.LANGUAGE_OF.get(category, "python")
+
+
+def load_items(languages: Iterable[str] | None = None) -> list[Item]:
+    """The items of the covered categories, or of those in the given languages (python: the Python and live
+    categories; java; javascript)."""
     items = []
     for path in bfcl.data_files():
         category = next(c for c, (stem, _) in bfcl.CATEGORIES.items() if path.name.split("_", 2)[-1] == f"{stem}.json")
-        if category in UNCOVERED:
+        if category in UNCOVERED or (languages is not None and _language(category) not in languages):
             continue
         answers = {}
         if category not in bfcl.NO_CALL | bfcl.ANY_CALL:
@@ -472,7 +482,7 @@ def _explain_values(checker, item: Item, verdict: Verdict) -> str:
 def judge(checker, item: Item, candidate: Candidate) -> Verdict:
     bfcl_ok, error = bfcl_verdict(checker, item, candidate.calls)
     ours_ok, reason = our_verdict(item, candidate.calls, candidate.text)
-    verdict = Verdict(candidate, bfcl_ok, error, ours_ok, reason)
+    verdict = Verdict(candidate, bfcl_ok, error, ours_ok, reason, language=item.language or "python")
     if bfcl_ok != ours_ok:
         verdict.why = explain(checker, item, verdict)
     return verdict
@@ -489,9 +499,11 @@ def corpus(items: list[Item], per_class: int | None = None, seed: int = 0) -> li
     return [pair for kind in sorted(by_kind) for pair in rng.sample(by_kind[kind], min(per_class, len(by_kind[kind])))]
 
 
-def run(per_class: int | None = None, seed: int = 0) -> list[Verdict]:
+def run(per_class: int | None = None, seed: int = 0, languages: Iterable[str] | None = None) -> list[Verdict]:
+    """The verdicts on the corpus (or a seeded sample of it) of the items in the given languages (default:
+    all: python, java, javascript)."""
     checker = load_checker()
-    return [judge(checker, item, c) for item, c in corpus(load_items(), per_class, seed)]
+    return [judge(checker, item, c) for item, c in corpus(load_items(languages), per_class, seed)]
 
 
 def summary(verdicts: list[Verdict]) -> dict:

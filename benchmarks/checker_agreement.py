@@ -41,9 +41,36 @@ def _show(calls, text: str = "") -> str:
     return shown if len(shown) <= 160 else shown[:157] + "..."
 
 
-def report_bfcl(per_class: int | None, seed: int) -> bool:
+def _per_language(verdicts) -> None:
+    by_language = {lang: bfcl_agreement.summary([v for v in verdicts if v.language == lang])
+                   for lang in bfcl_agreement.LANGUAGES}
+    by_language = {lang: s for lang, s in by_language.items() if s["candidates"]}
+    print("  per language: items, candidates, agreement, class-weighted; disagreements (ours passes / BFCL passes)")
+    for lang, s in by_language.items():
+        items = len({v.candidate.item for v in verdicts if v.language == lang})
+        ours = sum(len(v) for (side, _), v in s["disagreements"].items() if side == "ours")
+        theirs = sum(len(v) for (side, _), v in s["disagreements"].items() if side == "bfcl")
+        name = "python + live" if lang == "python" else lang
+        print(f"    {name:14} {items:6,} {s['candidates']:7,}  {s['agreement']:7.2%}  {s['class_weighted']:7.2%}"
+              f"  {ours} / {theirs}")
+        broken = {v.candidate.item for v in verdicts if v.language == lang and lang != "python"
+                  and v.candidate.kind == "possible" and not v.bfcl}
+        if broken:
+            rest = bfcl_agreement.summary([v for v in verdicts
+                                           if v.language == lang and v.candidate.item not in broken])
+            print(f"      BFCL's checker fails a possible answer written as {lang} writes it in {len(broken)} items "
+                  f"({', '.join(sorted(i.rsplit('-', 1)[1] for i in broken))}); on the other items "
+                  f"{rest['agreement']:.2%}, {rest['class_weighted']:.2%} class-weighted")
+    print("  per class: candidates, agreement (all; " + ", ".join(by_language) + ")")
+    for kind, size in bfcl_agreement.summary(verdicts)["kind_sizes"].items():
+        shares = [f"{s['per_kind'][kind]:8.2%}" if kind in s["per_kind"] else f"{'-':>8}" for s in by_language.values()]
+        share = bfcl_agreement.summary([v for v in verdicts if v.candidate.kind == kind])["agreement"]
+        print(f"    {kind:22} {size:7,}  {share:8.2%}  {'  '.join(shares)}")
+
+
+def report_bfcl(per_class: int | None, seed: int, languages: list[str] | None = None) -> bool:
     started = time.perf_counter()
-    verdicts = bfcl_agreement.run(per_class, seed)
+    verdicts = bfcl_agreement.run(per_class, seed, languages)
     s = bfcl_agreement.summary(verdicts)
     items = len({v.candidate.item for v in verdicts})
     print(f"BFCL: {s['candidates']:,} candidates for {items:,} items (deduplicated per item and reply), "
@@ -55,15 +82,14 @@ def report_bfcl(per_class: int | None, seed: int) -> bool:
           f"                ours pass  ours fail\n"
           f"    BFCL pass   {c.get((True, True), 0):9,}  {c.get((True, False), 0):9,}\n"
           f"    BFCL fail   {c.get((False, True), 0):9,}  {c.get((False, False), 0):9,}")
-    print("  per class: candidates, agreement")
-    for kind, share in s["per_kind"].items():
-        print(f"    {kind:22} {s['kind_sizes'][kind]:7,}  {share:8.2%}")
+    _per_language(verdicts)
     print("  disagreements, by class:")
     for (side, why), found in sorted(s["disagreements"].items(), key=lambda kv: -len(kv[1])):
         passes = "ours passes, BFCL fails" if side == "ours" else "BFCL passes, ours fails"
         right, reason = bfcl_agreement.DOCUMENTED.get((side, why), ("?", "not documented"))
         right = {"ours": "the tool_calls grader", "bfcl": "BFCL's checker"}.get(right, "?")
-        print(f"    {len(found):5}  {why} ({passes}); right: {right}, as {reason}")
+        languages_hit = ", ".join(f"{lang} {n}" for lang, n in Counter(v.language for v in found).most_common())
+        print(f"    {len(found):5}  {why} ({passes}; {languages_hit}); right: {right}, as {reason}")
         details = Counter(v.candidate.detail for v in found).most_common(3)
         print(f"           from: {', '.join(f'{d} ({n})' for d, n in details)}")
         first = found[0]
@@ -102,12 +128,14 @@ def main() -> int:
     parser.add_argument("--only", choices=["bfcl", "humaneval"], help="one benchmark (default: both)")
     parser.add_argument("--per-class", type=int, help="BFCL: grade a seeded sample of this many candidates per class")
     parser.add_argument("--seed", type=int, default=0, help="BFCL: the sample's seed (default 0)")
+    parser.add_argument("--languages", help="BFCL: these items only, comma-separated: python (the Python and live "
+                                            "categories), java, javascript (default: all)")
     parser.add_argument("--limit", type=int, help="HumanEval: the first N problems only")
     parser.add_argument("--workers", type=int, default=2, help="HumanEval: completions checked at once (default 2)")
     args = parser.parse_args()
     ok = True
     if args.only in (None, "bfcl"):
-        ok &= report_bfcl(args.per_class, args.seed)
+        ok &= report_bfcl(args.per_class, args.seed, args.languages.split(",") if args.languages else None)
     if args.only in (None, "humaneval"):
         ok &= report_humaneval(args.limit, args.workers)
     return 0 if ok else 1

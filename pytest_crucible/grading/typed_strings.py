@@ -12,8 +12,13 @@ function declares before comparing it with the possible answers. These are the s
 - JavaScript: String drops one pair of surrounding quotes, integer needs digits, float a decimal, Bigint a
   trailing n ("42n"), Boolean `true`/`false`, array `[a, b]` or `new Array(a, b)` (nested arrays too), dict
   `{key: value, ...}`; any stays as written.
+- A number, boolean or string must be the whole text (" 42L" stays text); a collection may have blanks
+  around it. Only ' and " are quotes: a JavaScript `template literal` stays as written (it may interpolate).
 - Text that does not read as its type stays a string, so it equals no number, boolean, list or mapping:
-  "42" for a Java long, "1.5" for a Java float, "yes" for a boolean fail.
+  "42" for a Java long, "1.5" for a Java float, "yes" for a boolean fail. Where the answer lists text for
+  such an argument (the name of a constant or variable: "ResultSet.TYPE_FORWARD_ONLY" for an integer), or a
+  non-text value first for a text one, BFCL reads the text as a variable and compares it exactly as listed
+  (`variables`; the tool_calls grader applies it).
 - Elements of a collection are read by the element type when one is declared, else as literals (quoted
   text, true/false, numbers with their suffixes); a quoted element is its text without the quotes (BFCL keeps
   the quotes of a Java `new String[]{"a"}`, which no possible answer lists: see README).
