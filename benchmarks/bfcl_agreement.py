@@ -2,7 +2,8 @@
 
 Used by benchmarks/checker_agreement.py (which prints the report) and tests/test_checker_agreement.py.
 
-The corpus, per BFCL item of the imported Python and live categories (Java and JavaScript: not yet):
+The corpus, per BFCL item of the imported single-turn categories (Python and live; Java and JavaScript, whose
+candidates are the same, written as source text, plus a `source text` class: bfcl_source_agreement.py):
 - `possible`: every possible answer (the first listed value of every argument, then each other listed value
   or omission in turn, and parallel calls reversed: bfcl.possible_replies); for irrelevance, a prose reply,
   a refusal and an empty reply;

