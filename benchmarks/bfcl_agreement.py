@@ -2,7 +2,8 @@
 
 Used by benchmarks/checker_agreement.py (which prints the report) and tests/test_checker_agreement.py.
 
-The corpus, per BFCL item of the imported Python and live categories (Java and JavaScript: not yet):
+The corpus, per BFCL item of the imported single-turn categories (Python and live; Java and JavaScript, whose
+candidates are the same, written as source text, plus a `source text` class: bfcl_source_agreement.py):
 - `possible`: every possible answer (the first listed value of every argument, then each other listed value
   or omission in turn, and parallel calls reversed: bfcl.possible_replies); for irrelevance, a prose reply,
   a refusal and an empty reply;
@@ -23,6 +24,7 @@ UNDOCUMENTED. Nothing here executes model output: BFCL's checker compares data.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib.util
 import itertools
 import json
@@ -30,9 +32,9 @@ import random
 import sys
 import types
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -42,6 +44,10 @@ from pytest_crucible.grading import grade  # noqa: E402
 from pytest_crucible.grading import tool_schema  # noqa: E402
 from pytest_crucible.suite.case import Case  # noqa: E402
 from pytest_crucible.suite.importers import bfcl  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bfcl_source_agreement  # noqa: E402
 
 MODEL = "stand-in"  # BFCL's checker asks its model table only whether to turn dots into underscores
 NO_CALL_REPLIES = {"prose": bfcl.NO_FUNCTION, "refusal": bfcl.REFUSAL, "empty": ""}
@@ -66,13 +72,23 @@ DOCUMENTED = {
     ("bfcl", "schema refuses"): ("ours", "the call breaks the function's own schema where BFCL's answer key lists "
                                          "no value (a relevance call without its required arguments); BFCL "
                                          "checks the possible answers, not the schema"),
+    ("ours", "quoted strings in a Java array"): ("ours", "BFCL reads the elements of a Java String array "
+                                                         "(new String[]{\"-v\", \"-p\"}) with their quotes, so "
+                                                         "it fails every array written as Java writes it and "
+                                                         "passes only unquoted names; an ArrayList's it unquotes"),
+    ("ours", "ArrayList of List.of"): ("ours", "new ArrayList<>(List.of(1L, 2L)) is the same list as "
+                                               "new ArrayList<>(Arrays.asList(1L, 2L)); BFCL reads only the "
+                                               "Arrays.asList and add() forms"),
+    ("ours", "no reply passes BFCL"): ("ours", "BFCL's checker passes no right reply to the item: its answer "
+                                               "key gives a mapping's values without their list of choices "
+                                               "(java 64), or it keeps the text of any-typed list elements "
+                                               "('\"userID\"', '42'), which equals no listed value (java 36)"),
 }
 
 
-# Java and JavaScript: their candidates would have to be written as source text, and their mutants too; not
-# done yet (their possible answers are checked by `crucible cases verify --import bfcl` alone). Multi-turn:
-# graded by BFCL's own state and response checks (grading/bfcl_multi_turn.py), replayed by verify
-UNCOVERED = {"java", "javascript", *bfcl.bfcl_multi_turn.CATEGORIES}
+# Multi-turn: graded by BFCL's own state and response checks (grading/bfcl_multi_turn.py), measured by
+# benchmarks/bfcl_multi_turn_agreement.py
+UNCOVERED = set(bfcl.bfcl_multi_turn.CATEGORIES)
 
 
 @dataclass
@@ -82,6 +98,7 @@ class Item:
     functions: list[dict]         # BFCL's function documents
     truth: list[dict] | None      # BFCL's possible answer (None: irrelevance)
     names: dict[str, str]         # our tool name -> BFCL's function name
+    language: str | None = None   # java, javascript: arguments are source text
 
 
 @dataclass(frozen=True)
@@ -104,6 +121,7 @@ class Verdict:
     ours: bool
     our_reason: str
     why: str = ""                 # the disagreement's class
+    language: str = "python"      # python (the Python and live items), java, javascript
 
 
 # ------------------------------------------------------------------------------------------ BFCL's side
@@ -147,8 +165,10 @@ def bfcl_verdict(checker: types.ModuleType, item: Item, calls: tuple | None) -> 
         return False, "ast_decoder:decoder_failed"
     stem = bfcl.CATEGORIES[item.category][0]
     try:
+        language = {"java": Language.JAVA, "javascript": Language.JAVASCRIPT}.get(item.language or "",
+                                                                                 Language.PYTHON)
         result = checker.ast_checker(copy.deepcopy(item.functions), decoded, copy.deepcopy(item.truth),
-                                     Language.PYTHON, stem, MODEL)
+                                     language, stem, MODEL)
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:  # it assumes well-formed output
         return False, f"exception:{type(exc).__name__}"
     return bool(result["valid"]), "" if result["valid"] else result.get("error_type", "")
@@ -164,11 +184,20 @@ def our_verdict(item: Item, calls: tuple | None, text: str = "") -> tuple[bool, 
 
 # ------------------------------------------------------------------------------------------ items
 
-def load_items() -> list[Item]:
+LANGUAGES = ("python", "java", "javascript")
+
+
+def _language(category: str) -> str:
+    return bfcl.bfcl_languages.LANGUAGE_OF.get(category, "python")
+
+
+def load_items(languages: Iterable[str] | None = None) -> list[Item]:
+    """The items of the covered categories, or of those in the given languages (python: the Python and live
+    categories; java; javascript)."""
     items = []
     for path in bfcl.data_files():
         category = next(c for c, (stem, _) in bfcl.CATEGORIES.items() if path.name.split("_", 2)[-1] == f"{stem}.json")
-        if category in UNCOVERED:
+        if category in UNCOVERED or (languages is not None and _language(category) not in languages):
             continue
         answers = {}
         if category not in bfcl.NO_CALL | bfcl.ANY_CALL:
@@ -181,7 +210,8 @@ def load_items() -> list[Item]:
             truth = answers.get(entry["id"])
             case = bfcl.to_case(entry, truth, category, path, line)
             names = {bfcl.tool_name(f["name"]): f["name"] for f in entry["function"]}
-            items.append(Item(case, category, entry["function"], truth, names))
+            items.append(Item(case, category, entry["function"], truth, names,
+                              bfcl.bfcl_languages.LANGUAGE_OF.get(category)))
     return items
 
 
@@ -348,6 +378,15 @@ def _call_mutants(base: tuple) -> Iterator[tuple[str, str, tuple]]:
         yield "duplicated call", "last call left out", base[:-1]
 
 
+def _as_source_text(item: Item, found: list[Candidate], base: tuple) -> list[Candidate]:
+    """Java, JavaScript: every candidate's arguments written as source text, and the `source text` class."""
+    types = bfcl_source_agreement.declared(item.functions)
+    out = [c if c.calls is None else dataclasses.replace(
+        c, calls=bfcl_source_agreement.written(c.calls, types, item.language)) for c in found]
+    return out + [Candidate(item.case.id, "source text", detail, calls)
+                  for detail, calls in bfcl_source_agreement.source_variants(base, types, item.language)]
+
+
 def candidates(item: Item) -> list[Candidate]:
     """Every candidate of one item, deduplicated (the first class to produce a reply keeps it)."""
     found: list[Candidate] = []
@@ -370,6 +409,8 @@ def candidates(item: Item) -> list[Candidate]:
         found += [Candidate(item.case.id, kind, detail, calls) for kind, detail, calls in _argument_mutants(item, base)]
         found += [Candidate(item.case.id, kind, detail, calls) for kind, detail, calls in _call_mutants(base)]
         found.append(Candidate(item.case.id, "wrong function", "prose instead of a call", None, bfcl.NO_FUNCTION))
+        if item.language:
+            found = _as_source_text(item, found, base)
     seen, out = set(), []
     for candidate in found:
         if candidate.key() not in seen:
@@ -404,6 +445,19 @@ def _schema_refuses(item: Item, calls: tuple) -> bool:
 
 def explain(checker, item: Item, verdict: Verdict) -> str:
     """The documented class of a disagreement, or UNDOCUMENTED: <mutant class / detail>."""
+    if item.language and verdict.ours and verdict.candidate.calls is not None:
+        unquoted = bfcl_source_agreement.unquoted_arrays(verdict.candidate.calls, item.functions)
+        if unquoted != verdict.candidate.calls and bfcl_verdict(checker, item, unquoted)[0]:
+            return "quoted strings in a Java array"
+        if verdict.candidate.detail == "ArrayList of List.of":
+            return "ArrayList of List.of"
+        if not any(bfcl_verdict(checker, item, c.calls)[0] for c in candidates(item)):
+            return "no reply passes BFCL"
+    return _explain_values(checker, item, verdict)
+
+
+def _explain_values(checker, item: Item, verdict: Verdict) -> str:
+    """The documented class of a disagreement, or UNDOCUMENTED: <mutant class / detail>."""
     c = verdict.candidate
     if verdict.ours and any(options == [] for answer in item.truth or [] for args in answer.values()
                             for options in args.values()):
@@ -428,7 +482,7 @@ def explain(checker, item: Item, verdict: Verdict) -> str:
 def judge(checker, item: Item, candidate: Candidate) -> Verdict:
     bfcl_ok, error = bfcl_verdict(checker, item, candidate.calls)
     ours_ok, reason = our_verdict(item, candidate.calls, candidate.text)
-    verdict = Verdict(candidate, bfcl_ok, error, ours_ok, reason)
+    verdict = Verdict(candidate, bfcl_ok, error, ours_ok, reason, language=item.language or "python")
     if bfcl_ok != ours_ok:
         verdict.why = explain(checker, item, verdict)
     return verdict
@@ -445,9 +499,11 @@ def corpus(items: list[Item], per_class: int | None = None, seed: int = 0) -> li
     return [pair for kind in sorted(by_kind) for pair in rng.sample(by_kind[kind], min(per_class, len(by_kind[kind])))]
 
 
-def run(per_class: int | None = None, seed: int = 0) -> list[Verdict]:
+def run(per_class: int | None = None, seed: int = 0, languages: Iterable[str] | None = None) -> list[Verdict]:
+    """The verdicts on the corpus (or a seeded sample of it) of the items in the given languages (default:
+    all: python, java, javascript)."""
     checker = load_checker()
-    return [judge(checker, item, c) for item, c in corpus(load_items(), per_class, seed)]
+    return [judge(checker, item, c) for item, c in corpus(load_items(languages), per_class, seed)]
 
 
 def summary(verdicts: list[Verdict]) -> dict:

@@ -221,6 +221,21 @@ def test_java_long_needs_its_suffix(cases):
     assert not graded(case, unsuffixed).passed  # "42" is no Java long: it stays text, which equals no number
 
 
+def test_java_text_for_a_typed_argument_is_a_variable_compared_as_written(cases):
+    case = cases["BFCL-java-26"]  # prepareCall("CALL totalSales(?)", ResultSet.TYPE_SCROLL_INSENSITIVE, ...)
+    [reply] = case.verify["accepted"]
+    [right] = reply["tool_calls"]
+    assert graded(case, right).passed
+    # sql is a String: compared under BFCL's standardisation; resultSetType is an integer that BFCL lists as
+    # the name of a constant, which its checker compares exactly (case and blanks count)
+    assert graded(case, {**right, "arguments": {**right["arguments"], "sql": "call totalsales(?)"}}).passed
+    for text in ("RESULTSET.TYPE_SCROLL_INSENSITIVE", " ResultSet.TYPE_SCROLL_INSENSITIVE"):
+        wrong = graded(case, {**right, "arguments": {**right["arguments"], "resultSetType": text}})
+        assert (wrong.passed, wrong.reason) == (
+            False, f"ProxyConnection_prepareCall.resultSetType = {json.dumps(text)}: read as a variable, which must "
+                   'be "ResultSet.TYPE_SCROLL_INSENSITIVE" as written')
+
+
 def test_javascript_arrays_and_strings(cases):
     case = cases["BFCL-javascript-2"]
     args = {"filepath": "'/var/log/db.log'", "status": "['completed', 'failed']", "encoding": "utf-8",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_crucible.grading.typed_strings import convert, convert_arguments, spec_problem
+from pytest_crucible.grading.typed_strings import convert, convert_arguments, spec_problem, variables
 
 
 @pytest.mark.parametrize("text, declared, element, value", [
@@ -51,3 +51,27 @@ def test_arguments_of_a_call_and_the_spec():
     assert spec_problem(spec) is None
     assert spec_problem({"language": "rust"}) is not None
     assert "not a java type" in spec_problem({"language": "java", "tools": {"f": {"n": "Bigint"}}})
+
+
+@pytest.mark.parametrize("text, declared, language, value", [
+    (" 42L", "long", "java", " 42L"), ("true ", "boolean", "java", "true "),
+    (" 'hi' ", "String", "javascript", " 'hi' "),
+    ("`hi`", "String", "javascript", "`hi`"), ("[`a`]", "array", "javascript", ["`a`"]),
+    (" new int[]{1} ", "Array", "java", [1]), (" [1] ", "array", "javascript", [1]),
+    (" {a: 1} ", "dict", "javascript", {"a": 1}), (" name ", "dict", "javascript", "name"),
+    (" name ", "HashMap", "java", " name "),
+])
+def test_a_scalar_is_the_whole_text_a_collection_may_have_blanks_and_backticks_are_no_quotes(
+        text, declared, language, value):
+    # BFCL's converters: scalars by an anchored pattern on the text as sent; Java collections found in it, a
+    # JavaScript collection stripped first; only ' and " are quotes (a template literal may interpolate)
+    assert convert(text, declared, None, language) == value
+
+
+def test_text_is_read_as_a_variable_where_bfcl_reads_it_so():
+    spec = {"language": "java", "tools": {"f": {"mode": "integer", "n": "integer", "lo": "any", "name": "String"}}}
+    converted = {"mode": "ResultSet.TYPE_FORWARD_ONLY", "n": "x", "lo": "20.5", "name": "abc"}
+    # text for an integer where a name is listed; text for `any` where a number is listed first
+    assert variables(spec, "f", converted, {"mode": "ResultSet.TYPE_FORWARD_ONLY", "n": 3, "lo": 20.5,
+                                            "name": "abc"}) == ["mode", "lo"]
+    assert variables(spec, "f", {**converted, "mode": 1}, {"mode": "ResultSet.TYPE_FORWARD_ONLY"}) == []

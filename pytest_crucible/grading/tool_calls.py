@@ -23,7 +23,9 @@
   function documents refuse: "ft" for the enum ["meter", "feet"], 2 for a string); every other value, the
   required arguments and the undeclared ones are checked against the schema as always.
 - `string_types: {language: java|javascript, tools: {tool: {argument: type}}}`: these arguments are sent as
-  source text and read by their declared type before they are compared (typed_strings.py, BFCL's rule).
+  source text and read by their declared type before they are compared (typed_strings.py, BFCL's rule);
+  text an expected call lists for an argument of another type (a constant's name for an integer) is a
+  variable, which passes only as listed.
 - `strings: normal` (the default) compares strings after fold(): Unicode forms, typographic dashes and
   quotes, case and blanks ignored, every sign, operator and symbol kept ("x - 1" != "x + 1", an address
   without its @ is another string); `loose` is BFCL's rule (matchers.loose: blanks and , . / _ * ^ and
@@ -230,6 +232,20 @@ def _exactly_listed(value: Any, want: Any) -> bool:
     return any(type(value) is type(v) and value == v for v in _listed_values(want))
 
 
+def _variable_problem(spec: dict, name: str, args: dict) -> str | None:
+    """Source text BFCL reads as the name of a variable (typed_strings.variables) passes only as an expected
+    call lists it, case and blanks included."""
+    wanted = [c.get("arguments") or {} for c in spec.get("calls") or [] if c.get("name") == name]
+    first = {arg: values[0] for w in wanted for arg, want in w.items() if (values := _listed_values(want))}
+    for arg in typed_strings.variables(spec["string_types"], name, args, first):
+        listed = [w[arg] for w in wanted if arg in w]
+        if not any(_exactly_listed(args[arg], want) for want in listed):
+            names = [v for want in listed for v in _listed_values(want) if isinstance(v, str)]
+            return (f"{name}.{arg} = {matchers.show(args[arg])}: read as a variable, which must be "
+                    f"{' or '.join(map(matchers.show, names)) or 'a listed name'} as written")
+    return None
+
+
 def _no_call_grade(case, response, details: dict) -> Grade:
     text = strip_reasoning(response.content or "").strip()
     spec = case.grader.get("answer")
@@ -282,7 +298,7 @@ def grade(case, response) -> Grade:
                 return fail(problem)
         if "string_types" in spec:
             args, problem = typed_strings.convert_arguments(spec["string_types"], name, args)
-            if problem:
+            if problem or (problem := _variable_problem(spec, name, args)):
                 return fail(problem)
         actual.append((name, args))
 

@@ -12,8 +12,13 @@ function declares before comparing it with the possible answers. These are the s
 - JavaScript: String drops one pair of surrounding quotes, integer needs digits, float a decimal, Bigint a
   trailing n ("42n"), Boolean `true`/`false`, array `[a, b]` or `new Array(a, b)` (nested arrays too), dict
   `{key: value, ...}`; any stays as written.
+- A number, boolean or string must be the whole text (" 42L" stays text); a collection may have blanks
+  around it. Only ' and " are quotes: a JavaScript `template literal` stays as written (it may interpolate).
 - Text that does not read as its type stays a string, so it equals no number, boolean, list or mapping:
-  "42" for a Java long, "1.5" for a Java float, "yes" for a boolean fail.
+  "42" for a Java long, "1.5" for a Java float, "yes" for a boolean fail. Where the answer lists text for
+  such an argument (the name of a constant or variable: "ResultSet.TYPE_FORWARD_ONLY" for an integer), or a
+  non-text value first for a text one, BFCL reads the text as a variable and compares it exactly as listed
+  (`variables`; the tool_calls grader applies it).
 - Elements of a collection are read by the element type when one is declared, else as literals (quoted
   text, true/false, numbers with their suffixes); a quoted element is its text without the quotes (BFCL keeps
   the quotes of a Java `new String[]{"a"}`, which no possible answer lists: see README).
@@ -34,6 +39,7 @@ LANGUAGES = ("java", "javascript")
 JAVA_TYPES = {"byte", "short", "integer", "long", "float", "double", "boolean", "char", "String", "any",
               "Array", "ArrayList", "HashMap"}
 JS_TYPES = {"String", "integer", "float", "Bigint", "Boolean", "any", "array", "dict"}
+TEXT_TYPES = {"String", "char", "any"}  # read as text; every other type reads as a value or stays a variable
 
 _INT = re.compile(r"-?\d+")
 _DECIMAL = r"-?\d+(\.\d+)?([eE][+-]?\d+)?"
@@ -77,7 +83,9 @@ def split_top(text: str, sep: str = ",") -> list[str]:
 
 
 def _unquote(text: str) -> str | None:
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+    """Text in one pair of ' or " quotes (BFCL's rule: a JavaScript `template literal` stays as written, as
+    it may interpolate)."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
         return text[1:-1]
     return None
 
@@ -153,8 +161,8 @@ def _js_array(text: str, element_type: str | None) -> Any:
 
 def convert(text: str, declared: str, element_type: str | None, language: str) -> Any:
     """The value `text` stands for as an argument of the declared type; the text itself when it does not
-    read as one."""
-    text = text.strip()
+    read as one. A scalar or a string must be the whole text (" 42L" stays text, as in BFCL's converters); a
+    collection may have blanks around it."""
     if declared in ("boolean", "Boolean"):
         return text == "true" if text in ("true", "false") else text
     scalars = _JAVA_SCALARS if language == "java" else _JS_SCALARS
@@ -162,15 +170,17 @@ def convert(text: str, declared: str, element_type: str | None, language: str) -
         pattern, read = scalars[declared]
         return read(text) if pattern.fullmatch(text) else text
     if language == "java" and declared in ("Array", "ArrayList", "HashMap"):
-        return _java_collection(text, declared, element_type)
+        read = _java_collection(text.strip(), declared, element_type)
+        return text if isinstance(read, str) else read
     if language == "javascript":
         if declared == "String":
             quoted = _unquote(text)
             return text if quoted is None else quoted
         if declared == "array":
-            return _js_array(text, element_type)
+            return _js_array(text.strip(), element_type)
         if declared == "dict":
-            return _js_dict(text) if text.startswith("{") and text.endswith("}") else text
+            stripped = text.strip()
+            return _js_dict(stripped) if stripped.startswith("{") and stripped.endswith("}") else stripped
     return text
 
 
@@ -200,6 +210,20 @@ def convert_arguments(spec: dict, tool: str, args: dict) -> tuple[dict, str | No
     return out, None
 
 
+def variables(spec: dict, tool: str, converted: dict, first_listed: dict[str, Any]) -> list[str]:
+    """The arguments BFCL reads as the name of a variable, compared exactly as listed: text that did not read as
+    its declared type where the first value listed for it is text too, or text where a text type is declared
+    and the first listed value is not text (its type check: the listed value's type is not the declared one)."""
+    declared = (spec.get("tools") or {}).get(tool) or {}
+    out = []
+    for name, value in converted.items():
+        if name in declared and name in first_listed and isinstance(value, str):
+            is_text = parse_declared(declared[name])[0] in TEXT_TYPES
+            if isinstance(first_listed[name], str) != is_text:
+                out.append(name)
+    return out
+
+
 def spec_problem(spec: Any) -> str | None:
     """Why a `string_types` grader field is malformed; None when it is well formed."""
     if not isinstance(spec, dict) or spec.get("language") not in LANGUAGES:
@@ -216,4 +240,4 @@ def spec_problem(spec: Any) -> str | None:
     return None
 
 
-__all__ = ["convert", "convert_arguments", "literal", "parse_declared", "spec_problem", "split_top"]
+__all__ = ["convert", "convert_arguments", "literal", "parse_declared", "spec_problem", "split_top", "variables"]

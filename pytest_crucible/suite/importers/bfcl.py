@@ -42,7 +42,9 @@ Where the grader differs from BFCL's checker on purpose (benchmarks/checker_agre
 - a value the function's own schema refuses fails unless BFCL lists it (a relevance call without the
   required arguments); a parameter whose default is null or outside its enum takes that default too (live
   answers list it), and an enum written in another type than the declared one also lists its values as
-  that type (["1", "2"] for an integer takes 1 and 2).
+  that type (["1", "2"] for an integer takes 1 and 2);
+- Java: the quoted elements of a String array are the strings (BFCL keeps the quotes, failing every
+  `new String[]{"-v"}`), and `new ArrayList<>(List.of(...))` is read as the list it is.
 
 `verify.accepted` holds a reply for every listed possible value (the first value of every argument, then
 each other value or omission in turn, and the calls in reverse order) that BFCL's own checker lets through
