@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 
 from pytest_crucible.suite.families import family_rng
 from pytest_crucible.suite.tiers import tier_of

@@ -142,14 +142,16 @@ def _case(index: int, rng: random.Random, n: int, digits: bool) -> dict:
     constraints = [{"kind": "lines_equal", "lines": final}]
     wrong = [REFUSAL, *("\n".join(t) for t in traps.values()), "\n".join(i for i, _, _ in items),
              "\n".join(f"{k + 1}. {x}" for k, x in enumerate(final[:-1])),
-             "\n".join(final[:-1]), "\n".join(final) + "\n\nIf acronyms keep their capitals:\n" + "\n".join(traps["caps"])]
+             "\n".join(final[:-1]),
+             "\n".join(final) + "\n\nIf acronyms keep their capitals:\n" + "\n".join(traps["caps"])]
     wrong = [w for w in dict.fromkeys(wrong) if w.split("\n") != final]
     # a step is an identifier whose split needs the capital rules (mixed case); the others split at _ or -
     mixed = sum(any(c.isupper() for c in i) and any(c.islower() for c in i) for i, _, _ in items)
     hardness = {"steps": mixed, "search": 1, "traps": len(traps)}
     notes = (f"{n} identifiers, each split into words by a stated rule and rejoined in another style: acronym runs "
              "(HTTPServer, userIDCount) and digits (base64Encode) decide the split, and camelCase / PascalCase lower "
-             "an acronym's later letters. Each line is its own decision (steps: the mixed-case identifiers, whose split needs the capital rules), compared exactly; a model that knows the "
+             "an acronym's later letters. Each line is its own decision (steps: the mixed-case identifiers, whose "
+             "split needs the capital rules), compared exactly; a model that knows the "
              "conventions of one language tends to keep ID and HTTP in capitals. Stored traps: acronyms kept in "
              "capitals, every capital split off" + (", digits split into words of their own." if digits else "."))
     return {"id": f"{FAMILY}-{index:02d}", "family": FAMILY, "category": "instruct",

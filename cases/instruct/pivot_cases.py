@@ -63,7 +63,8 @@ people.sort(key=lambda p: (-total[p], p))
 print("| " + " | ".join(header) + " |")
 print("|" + "---|" * len(header))
 for p in people:
-    print("| " + " | ".join([p] + [str(grid[(p, d)]) if (p, d) in grid else "-" for d in days] + [str(total[p])]) + " |")
+    cells = [str(grid[(p, d)]) if (p, d) in grid else "-" for d in days]
+    print("| " + " | ".join([p] + cells + [str(total[p])]) + " |")
 col = [sum(grid.get((p, d), 0) for p in people) for d in days]
 print("| " + " | ".join(["All"] + [str(c) if c else "-" for c in col] + [str(sum(col))]) + " |")
 '''

@@ -96,7 +96,8 @@ def _case(index: int, rng: random.Random, n_lines: int, n_customers: int) -> dic
     for k in range(n_lines):
         minute += rng.randint(3, 40)
         kind = kinds[k] if k < len(kinds) else rng.choice(kinds)
-        rows.append(_line(rng, kind, custs[k % n_customers], rng.choice(staff), f"{minute // 60:02d}:{minute % 60:02d}"))
+        clock = f"{minute // 60:02d}:{minute % 60:02d}"
+        rows.append(_line(rng, kind, custs[k % n_customers], rng.choice(staff), clock))
     original = [r[0] for r in rows]
     final = [r[1] for r in rows]
     traps = {"look-alikes redacted too": [r[2] for r in rows], "staff names redacted": [r[3] for r in rows],
