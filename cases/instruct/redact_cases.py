@@ -125,12 +125,15 @@ def _case(index: int, rng: random.Random, n_lines: int, n_customers: int) -> dic
              + str(next(i for i, r in enumerate(rows) if "tracking" in r[0]) + 1) + " would read [PHONE] instead."]
     wrong = [w for w in dict.fromkeys(wrong) if w.split("\n") != final]
     n_traps = sum(t != final for t in traps.values())
-    hardness = {"steps": 2 + n_lines // 2 + n_customers, "search": 1, "traps": n_traps}
+    # five rules and the look-alikes they leave alone; the lines are redacted independently of each other, so
+    # more lines add work but no dependent steps
+    hardness = {"steps": 6, "search": 1, "traps": n_traps}
     notes = (f"{n_lines} log lines with {n_customers} customers: emails, phone numbers of one exact shape, cards cut "
              "to their last four digits, full names to initials and surnames after Ms/Mr to an initial, beside "
              "look-alikes the rules leave alone (tracking numbers one digit short of a phone number, order numbers "
              "in two groups of four, staff names). Each line must be redacted by the rules as written, not by a "
-             "general sense of privacy. Stored traps: " + ", ".join(k for k, t in traps.items() if t != final) + ".")
+             "general sense of privacy; the lines are independent, so the tier stays medium at any "
+             "length. Stored traps: " + ", ".join(k for k, t in traps.items() if t != final) + ".")
     return {"id": f"{FAMILY}-{index:02d}", "family": FAMILY, "category": "instruct",
             "difficulty": tier_of(hardness), "hardness": hardness,
             "title": f"Redact a {n_lines}-line support log by five rules", "prompt": prompt,
