@@ -118,7 +118,8 @@ def _case(index: int, rng: random.Random, n: int, n_add: int, n_remove: int, n_c
     hardness = {"steps": len(final) - 1 + 2, "search": 1, "traps": len(traps)}
     notes = (f"{n} items last week, {len(new)} this week: {n_add} added, {n_remove} removed, {n_change} changed and "
              f"{n_case} re-cased (the same item). Every item of both lists must be matched against the other list "
-             "(a look-up per item), each difference added to a running count, then the lines sorted by name. Stored traps: names matched "
+             "(a look-up per item), each difference added to a running count, then the lines sorted by name. "
+             "Stored traps: names matched "
              "case-sensitively (a re-cased item becomes a removal and an addition), unchanged items listed, the "
              "lines in list order, the count line counting every matched item.")
     return {"id": f"{FAMILY}-{index:02d}", "family": FAMILY, "category": "instruct",
