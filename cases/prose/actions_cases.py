@@ -51,8 +51,8 @@ def _case(rng, number: int) -> dict:
     points = [{"text": f"{owner1} will {t1} by {d1} {month}", "any": k1},
               {"text": f"{owner2} will {t2} by {d2} {month}", "any": k2},
               {"text": f"{owner3} will {t3} by {d3} {month}", "any": k3}]
-    reference = (f"- {owner1}: {t1}, by {d1} {month}\n- {owner2}: {t2}, by {d2} {month}\n"
-                 f"- {owner3}: {t3}, by {d3} {month}")
+    reference = (f"- By {d1} {month}: {owner1} will {t1}\n- By {d2} {month}: {owner2} will {t2}\n"
+                 f"- By {d3} {month}: {owner3} will {t3}")
     by_date = sorted([(d1, owner1, t1), (d2, owner2, t2), (d3, owner3, t3)])
     accepted = [f"{owner1} will {t1} by {d1} {month}; {owner2} will {t2} by {d2} {month} (the new deadline); and "
                 f"{owner3} will {t3} by {d3} {month}.",
@@ -65,8 +65,8 @@ def _case(rng, number: int) -> dict:
              f"suggestion that was discussed.",
              f"Either {offer} or {owner1} will {t1}, by {d1} {month}; {owner2} will {t2} and {owner3} will {t3} by "
              f"{d3} {month}.",
-             f"- {offer}: {t1}, by {d1} {month}\n- {owner2}: {t2}, by {d2_old} {month}\n"
-             f"- {owner3}: {t3}, by {d3} {month}"]
+             f"- By {d1} {month}: {offer} will {t1}\n- By {d2_old} {month}: {owner2} will {t2}\n"
+             f"- By {d3} {month}: {owner3} will {t3}"]
     return {"id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "prose", **ruled(5, 1, 3),
             "tags": ["judged"], "notes": NOTES, "prompt": prompt,
             "grader": {"type": "judge", "rubric": "summary", "gold": reference, "points": points,
