@@ -300,3 +300,16 @@ def test_table_parameters_and_solver_comparison():
     assert checks.compare_answer(spec, checks.read_solver_output(spec, ["| A | B |", "|---|---|", "| 1 | x |"])) is None
     assert checks.compare_answer(spec, ["| A | B |", "|---|---|", "| 1 | y |"]) == \
         'table: row 1 is "1 | y", expected "1 | x"'
+
+
+def test_sentence_ends_follow_a_repeating_pattern():
+    pattern = {"kind": "sentence_ends", "marks": "?.!"}
+    assert one(pattern, "Why do gulls cry? They are hungry. Look at them! Is it late? It is. **Go!**") == \
+        (True, "6 sentences in the pattern ?.!")
+    assert one(pattern, 'Why? "They are hungry." Look!') == (True, "3 sentences in the pattern ?.!")
+    assert one(pattern, "Why do gulls cry? They are hungry. Look at them. Is it late?") == \
+        (False, "sentence 3 ends '.', expected '!'")
+    assert one(pattern, "Why do gulls cry? They are hungry") == (False, "sentence 2 ends '', expected '.'")
+    for marks in ("", "?;", 3):
+        spec = {"type": "checks", "constraints": [{"kind": "sentence_ends", "marks": marks}]}
+        assert "constraints[0].marks" in [f for f, _ in check_spec(spec)]

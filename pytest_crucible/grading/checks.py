@@ -53,6 +53,8 @@ Kinds (min / max are inclusive and either may be left out):
   no_preamble                                          does not open "Sure! Here's ..."
   contains_number {value}                              the number appears (1,234 == 1234)
   sentence_initials {text}                             the first letters of the sentences spell `text`
+  sentence_ends {marks}                                sentence k ends with mark k of `marks` (".", "?" or "!"),
+                                                       the pattern repeating: marks "?.!" = ? . ! ? . ! ...
   ordered_words {words: [...]}                         every word appears, first occurrences in this order
 
 A case whose reply has one exact content (a `lines_equal` or `table` constraint, or a `json_shape` with
@@ -145,6 +147,9 @@ def _param_problems(kind: str, c: dict) -> list[tuple[str, str]]:
         bad("lines", "lines is a non-empty list of the exact lines expected")
     if kind in ("acrostic", "sentence_initials") and not (isinstance(c.get("text"), str) and c["text"].isalpha()):
         bad("text", "text is the word the line initials spell, letters only")
+    if kind == "sentence_ends" and not (isinstance(c.get("marks"), str) and c["marks"]
+                                        and set(c["marks"]) <= set(".?!")):
+        bad("marks", "marks is the pattern of sentence endings, made of . ? and ! (e.g. \"?.!\")")
     if kind == "paragraph_starts":
         if isinstance(c.get("paragraph"), bool) or not isinstance(c.get("paragraph"), int) or c["paragraph"] < 1:
             bad("paragraph", "paragraph is a paragraph number, 1 for the first")

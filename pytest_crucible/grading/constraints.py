@@ -202,6 +202,21 @@ def _paragraph_sentences(text, raw, case, c):
     return True, "every paragraph"
 
 
+def _ending(sentence: str) -> str:
+    """The mark a sentence ends with (closing quotes, brackets and emphasis skipped; "?!" reads as its last mark)."""
+    body = plain(sentence).rstrip(" \t\"'\u201d\u2019)]*_")
+    return body[-1:] if body[-1:] in ".?!" else ""
+
+
+def _sentence_ends(text, raw, case, c):
+    marks, found = str(c["marks"]), [_ending(s) for s in sentences(text)]
+    for i, got in enumerate(found):
+        want = marks[i % len(marks)]
+        if got != want:
+            return False, f"sentence {i + 1} ends {got!r}, expected {want!r}"
+    return True, f"{len(found)} sentences in the pattern {marks}"
+
+
 def _acrostic(text, raw, case, c):
     got = "".join(_initial(ln) for ln in lines(text))
     want = str(c["text"])
@@ -330,6 +345,7 @@ KINDS = {
     "table": (_table, ("header", "rows"), ()),
     "acrostic": (_acrostic, ("text",), ()),
     "sentence_initials": (_sentence_initials, ("text",), ()),
+    "sentence_ends": (_sentence_ends, ("marks",), ()),
     "ordered_words": (_ordered_words, ("words",), ()),
     "paragraph_starts": (_paragraph_starts, ("paragraph", "word"), ()),
     "placeholders": (_placeholders, (), ("min", "max", "names")),
