@@ -59,8 +59,8 @@ def _case(index: int, rng: random.Random, topic: str, n: int, down: bool) -> dic
     items = [pool[s - 1] for s in sizes]
     assert all(len(words(it)) == s and not re.search(r"\b(the|and)\b", it, re.I) for it, s in zip(items, sizes))
     reference = "\n".join(f"{k}. {it}" for k, it in enumerate(items, 1))
-    shape = ("item 1 has exactly {n} words, item 2 has {m}, and so on down to item {n} with exactly 1 word"
-             .format(n=n, m=n - 1) if down else
+    shape = (f"item 1 has exactly {n} words, item 2 has {n - 1}, and so on down to item {n} with exactly 1 word"
+             if down else
              f"item 1 has exactly 1 word, item 2 has exactly 2 words, and so on up to item {n} with exactly {n} words")
     rules = [f"A numbered list of exactly {n} items, numbered 1. to {n}., one item per line, no title line.",
              f"Item by item: {shape}. A word is anything between spaces; the item number is not a word.",
