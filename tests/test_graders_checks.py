@@ -274,3 +274,42 @@ def test_a_solver_is_compared_with_the_exact_content():
     assert checks.compare_answer(shape, ['{"n": 3, "m": 1}']).startswith("json_shape: ")
     with pytest.raises(AnswerError, match="nothing to compare with"):
         checks.read_solver_output({"type": "checks", "constraints": [{"kind": "word_count", "max": 3}]}, ["x"])
+
+
+def test_table_reads_one_markdown_table_however_it_is_padded():
+    table = {"kind": "table", "header": ["Name", "Mon", "Tue"], "rows": [["Ada", "2", "-"], ["Bo", "0", "1"]]}
+    padded = "Here it is:\n\n| Name | Mon | Tue |\n|:-----|----:|:---:|\n|  **Ada** | 2 | - |\n| Bo | 0 | 1 |\n"
+    assert one(table, padded) == (True, "2 rows")
+    assert one(table, "Name | Mon | Tue\n--- | --- | ---\nAda | 2 | -\nBo | 0 | 1") == (True, "2 rows")
+    assert one(table, "| Name | Mon | Tue |\n|---|---|---|\n| Bo | 0 | 1 |\n| Ada | 2 | - |") == \
+        (False, 'row 1 is "Bo | 0 | 1", expected "Ada | 2 | -"')
+    assert one(table, "| Name | Tue | Mon |\n|---|---|---|\n| Ada | - | 2 |\n| Bo | 1 | 0 |")[0] is False
+    assert one(table, "| Name | Mon | Tue |\n|---|---|---|\n| Ada | 2 | - |") == (False, "1 rows, expected 2")
+    two = "| Name | Mon | Tue |\n|---|---|---|\n| Ada | 2 | - |\n| Bo | 0 | 1 |"
+    assert one(table, f"{two}\n\nOr, counting Sunday:\n\n{two}") == (False, "2 tables, expected 1")
+    assert one(table, "Ada 2 -\nBo 0 1") == (False, "0 tables, expected 1")
+
+
+def test_table_parameters_and_solver_comparison():
+    for constraint in ({"kind": "table", "header": ["A"], "rows": []},
+                       {"kind": "table", "header": ["A", "B"], "rows": [["1"]]},
+                       {"kind": "table", "header": "A", "rows": [["1"]]}):
+        assert "constraints[0].rows" in [f for f, _ in check_spec({"type": "checks", "constraints": [constraint]})]
+    checks = get_grader("checks")
+    spec = {"type": "checks", "constraints": [{"kind": "table", "header": ["A", "B"], "rows": [["1", "x"]]}]}
+    assert checks.compare_answer(spec, checks.read_solver_output(spec, ["| A | B |", "|---|---|", "| 1 | x |"])) is None
+    assert checks.compare_answer(spec, ["| A | B |", "|---|---|", "| 1 | y |"]) == \
+        'table: row 1 is "1 | y", expected "1 | x"'
+
+
+def test_sentence_ends_follow_a_repeating_pattern():
+    pattern = {"kind": "sentence_ends", "marks": "?.!"}
+    assert one(pattern, "Why do gulls cry? They are hungry. Look at them! Is it late? It is. **Go!**") == \
+        (True, "6 sentences in the pattern ?.!")
+    assert one(pattern, 'Why? "They are hungry." Look!') == (True, "3 sentences in the pattern ?.!")
+    assert one(pattern, "Why do gulls cry? They are hungry. Look at them. Is it late?") == \
+        (False, "sentence 3 ends '.', expected '!'")
+    assert one(pattern, "Why do gulls cry? They are hungry") == (False, "sentence 2 ends '', expected '.'")
+    for marks in ("", "?;", 3):
+        spec = {"type": "checks", "constraints": [{"kind": "sentence_ends", "marks": marks}]}
+        assert "constraints[0].marks" in [f for f, _ in check_spec(spec)]

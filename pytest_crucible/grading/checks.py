@@ -42,6 +42,9 @@ Kinds (min / max are inclusive and either may be left out):
   line_matches {line, pattern}                         non-empty line `line` (1 = first, -1 = last)
                                                        fully matches
   lines_equal {lines: [...]}                           the non-empty lines are exactly these
+  table {header: [...], rows: [[...], ...]}            exactly one markdown table, with this header and these
+                                                       rows in order (cells compared without emphasis and
+                                                       repeated spaces; the |---| row and outer pipes optional)
   acrostic {text}                                      the first letters of the lines spell `text`
   paragraph_starts {paragraph, word}                   paragraph N (1 = first) opens with `word`
   placeholders {min, max, names: [...]}                square-bracket placeholders like [name]
@@ -50,11 +53,14 @@ Kinds (min / max are inclusive and either may be left out):
   no_preamble                                          does not open "Sure! Here's ..."
   contains_number {value}                              the number appears (1,234 == 1234)
   sentence_initials {text}                             the first letters of the sentences spell `text`
+  sentence_ends {marks}                                sentence k ends with mark k of `marks` (".", "?" or "!"),
+                                                       the pattern repeating: marks "?.!" = ? . ! ? . ! ...
   ordered_words {words: [...]}                         every word appears, first occurrences in this order
 
-A case whose reply has one exact content (a `lines_equal` constraint, or a `json_shape` with `exact`)
-may re-derive it with a verify.solver: the solver prints the expected lines (or the JSON object on one
-line), and `crucible cases verify` compares them with the constraint (compare_answer below).
+A case whose reply has one exact content (a `lines_equal` or `table` constraint, or a `json_shape` with
+`exact`) may re-derive it with a verify.solver: the solver prints the expected lines (the table as markdown
+lines, or the JSON object on one line), and `crucible cases verify` compares them with the constraint
+(compare_answer below).
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ import re
 
 from pytest_crucible.grading import commitment, json_object
 from pytest_crucible.grading.base import AnswerError, BaseGrader, Grade, RegexProbe
-from pytest_crucible.grading.constraints import KINDS, lines
+from pytest_crucible.grading.constraints import KINDS, lines, table_blocks, table_problem
 from pytest_crucible.grading.extract import (
     clean_answer,
     parse_number,
@@ -84,6 +90,11 @@ _PATTERNED = ("line_format", "line_matches")
 
 def _is_count(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _cells(row) -> bool:
+    return isinstance(row, list) and bool(row) and all(isinstance(x, (str, int)) and not isinstance(x, bool)
+                                                       for x in row)
 
 
 def _param_problems(kind: str, c: dict) -> list[tuple[str, str]]:
@@ -128,11 +139,17 @@ def _param_problems(kind: str, c: dict) -> list[tuple[str, str]]:
     if kind == "line_matches" and (isinstance(c.get("line"), bool) or not isinstance(c.get("line"), int)
                                    or c["line"] == 0):
         bad("line", "line is a line number: 1 for the first, -1 for the last")
+    if kind == "table" and not (_cells(c.get("header")) and isinstance(c.get("rows"), list) and c["rows"]
+                                and all(_cells(r) and len(r) == len(c["header"]) for r in c["rows"])):
+        bad("rows", "header is a list of column names and rows a non-empty list of rows with one cell per column")
     if kind == "lines_equal" and (not isinstance(c.get("lines"), list) or not c["lines"]
                                   or not all(isinstance(x, (str, int)) and str(x).strip() for x in c["lines"])):
         bad("lines", "lines is a non-empty list of the exact lines expected")
     if kind in ("acrostic", "sentence_initials") and not (isinstance(c.get("text"), str) and c["text"].isalpha()):
         bad("text", "text is the word the line initials spell, letters only")
+    if kind == "sentence_ends" and not (isinstance(c.get("marks"), str) and c["marks"]
+                                        and set(c["marks"]) <= set(".?!")):
+        bad("marks", "marks is the pattern of sentence endings, made of . ? and ! (e.g. \"?.!\")")
     if kind == "paragraph_starts":
         if isinstance(c.get("paragraph"), bool) or not isinstance(c.get("paragraph"), int) or c["paragraph"] < 1:
             bad("paragraph", "paragraph is a paragraph number, 1 for the first")
@@ -260,9 +277,9 @@ def grade(case, response) -> Grade:
 
 
 def exact_content(spec: dict) -> dict | None:
-    """The constraint that fixes a reply's content exactly (lines_equal, else json_shape with exact)."""
+    """The constraint that fixes a reply's content exactly (lines_equal or table, else json_shape with exact)."""
     constraints = [c for c in spec.get("constraints") or [] if isinstance(c, dict)]
-    return (next((c for c in constraints if c.get("kind") == "lines_equal"), None)
+    return (next((c for c in constraints if c.get("kind") in ("lines_equal", "table")), None)
             or next((c for c in constraints if c.get("kind") == "json_shape" and c.get("exact")), None))
 
 
@@ -270,7 +287,10 @@ def compare_content(spec: dict, derived: list[str]) -> str | None:
     """None when a solver's printed lines are the exact content the spec's constraint asks for."""
     target = exact_content(spec)
     if target is None:
-        return "the checks grader has no exact content (lines_equal, or json_shape with exact) to compare with"
+        return "the checks grader has no exact content (lines_equal, table, or json_shape with exact) to compare with"
+    if target["kind"] == "table":
+        why = table_problem(table_blocks("\n".join(str(ln) for ln in derived)), target["header"], target["rows"])
+        return None if why is None else f"table: {why}"
     if target["kind"] == "lines_equal":
         got = [" ".join(str(ln).split()) for ln in derived]
         want = [" ".join(str(ln).split()) for ln in target["lines"]]
@@ -300,8 +320,8 @@ class ChecksGrader(BaseGrader):
 
     def read_solver_output(self, spec: dict, lines: list[str]) -> list[str]:
         if exact_content(spec) is None:
-            raise AnswerError("has nothing to compare with: the checks grader needs a lines_equal constraint "
-                              "or a json_shape with exact")
+            raise AnswerError("has nothing to compare with: the checks grader needs a lines_equal or table "
+                              "constraint or a json_shape with exact")
         return lines
 
     def compare_answer(self, spec: dict, derived) -> str | None:

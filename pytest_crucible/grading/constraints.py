@@ -134,6 +134,47 @@ def _lines_equal(text, raw, case, c):
     return True, f"{len(want)} lines"
 
 
+_TABLE_RULE = re.compile(r":?-{3,}:?")
+
+
+def table_blocks(text: str) -> list[list[list[str]]]:
+    """The markdown tables of a text, each as rows of cells (the separator row left out): a table is a run of
+    lines holding `|`; cells lose their outer pipes, emphasis and repeated spaces."""
+    blocks: list[list[list[str]]] = []
+    run: list[list[str]] = []
+    for line in [*text.split("\n"), ""]:
+        body = line.strip()
+        if "|" not in body:
+            if run:
+                blocks.append(run)
+            run = []
+            continue
+        body = body[1:] if body.startswith("|") else body
+        body = body[:-1] if body.endswith("|") else body
+        cells = [" ".join(plain(cell).split()) for cell in body.split("|")]
+        if not all(_TABLE_RULE.fullmatch(cell.replace(" ", "")) for cell in cells):
+            run.append(cells)
+    return blocks
+
+
+def table_problem(blocks: list[list[list[str]]], header: list, rows: list) -> str | None:
+    """Why `blocks` is not exactly one table with this header and these rows, in order; None when it is."""
+    if len(blocks) != 1:
+        return f"{len(blocks)} tables, expected 1"
+    want = [[" ".join(str(x).split()) for x in row] for row in [header, *rows]]
+    got = blocks[0]
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            where = "the header" if i == 0 else f"row {i}"
+            return f"{where} is {_quote(' | '.join(g))}, expected {_quote(' | '.join(w))}"
+    return None if len(got) == len(want) else f"{len(got) - 1} rows, expected {len(want) - 1}"
+
+
+def _table(text, raw, case, c):
+    why = table_problem(table_blocks(text), c["header"], c["rows"])
+    return why is None, why or f"{len(c['rows'])} rows"
+
+
 def _per_line_words(text, raw, case, c):
     for i, ln in enumerate(lines(text)):
         ok, note = _count(len(words(line_text(ln))), c)
@@ -159,6 +200,21 @@ def _paragraph_sentences(text, raw, case, c):
         if not ok:
             return False, f"paragraph {n} has {note} sentences"
     return True, "every paragraph"
+
+
+def _ending(sentence: str) -> str:
+    """The mark a sentence ends with (closing quotes, brackets and emphasis skipped; "?!" reads as its last mark)."""
+    body = plain(sentence).rstrip(" \t\"'\u201d\u2019)]*_")
+    return body[-1:] if body[-1:] in ".?!" else ""
+
+
+def _sentence_ends(text, raw, case, c):
+    marks, found = str(c["marks"]), [_ending(s) for s in sentences(text)]
+    for i, got in enumerate(found):
+        want = marks[i % len(marks)]
+        if got != want:
+            return False, f"sentence {i + 1} ends {got!r}, expected {want!r}"
+    return True, f"{len(found)} sentences in the pattern {marks}"
 
 
 def _acrostic(text, raw, case, c):
@@ -286,8 +342,10 @@ KINDS = {
     "line_format": (_line_format, ("pattern",), ("all", "min_lines", "max_lines")),
     "line_matches": (_line_matches, ("line", "pattern"), ()),
     "lines_equal": (_lines_equal, ("lines",), ()),
+    "table": (_table, ("header", "rows"), ()),
     "acrostic": (_acrostic, ("text",), ()),
     "sentence_initials": (_sentence_initials, ("text",), ()),
+    "sentence_ends": (_sentence_ends, ("marks",), ()),
     "ordered_words": (_ordered_words, ("words",), ()),
     "paragraph_starts": (_paragraph_starts, ("paragraph", "word"), ()),
     "placeholders": (_placeholders, (), ("min", "max", "names")),
