@@ -205,6 +205,36 @@ def test_exact_reads_the_choices_a_question_lists_as_candidates_not_wording(cont
     assert result.passed is passed, result.reason
 
 
+HALL_PROMPT = ("<document>\nThe regatta was booked for 3 May. The harvest supper was booked for 9 June. The shanty "
+               "night was moved from 9 June to 2 July.\n</document>\n\nWhich event will the hall hold on 9 June? "
+               "Finish with a final line of the form `Answer: <event>`.")
+
+
+@pytest.mark.parametrize(("content", "passed"), [
+    ("Answer: harvest supper", True),
+    ("The shanty night moved away.\n\n**Answer:** The harvest supper.", True),
+    ("Answer: harvest supper (held on the night of 9 June)", True),  # a rival's word alone is no rival
+    ("Answer: harvest supper, regatta", False),
+    ("Answer: harvest supper\n\nCorrection: the event is shanty night.", False),
+    ("Answer: harvest supper or the regatta", False),
+])
+def test_exact_reads_the_cases_rivals_as_candidates(content, passed):
+    case = Case(id="t", category="longctx", difficulty="medium", messages=({"role": "user", "content": HALL_PROMPT},),
+                grader={"type": "exact", "answer": "harvest supper", "rivals": ["regatta", "shanty night",
+                                                                                  "harvest supper"]})
+    result = grade(case, Response(content=content))
+    assert result.passed is passed, result.reason
+    without = dataclasses.replace(case, grader={"type": "exact", "answer": "harvest supper"})
+    if content == "Answer: harvest supper, regatta":
+        assert grade(without, Response(content=content)).passed  # what `rivals` is for
+
+
+def test_exact_rivals_must_be_a_list_of_texts():
+    assert [f for f, _ in check_spec({"type": "exact", "answer": "a", "rivals": "b"})] == ["rivals"]
+    assert [f for f, _ in check_spec({"type": "exact", "answer": "a", "rivals": ["b", ""]})] == ["rivals"]
+    assert check_spec({"type": "exact", "answer": "a", "rivals": ["b"]}) == []
+
+
 def test_what_a_grader_derives_from_a_case_is_kept_on_the_case_and_not_copied_by_replace():
     case = Case(id="t", category="math", difficulty="easy", messages=({"role": "user", "content": "7 and 5?"},),
                 grader={"type": "numeric", "answer": 12})

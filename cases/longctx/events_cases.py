@@ -128,7 +128,7 @@ def schedule(rng: random.Random, s: int) -> dict:
                                         r"(?P<from>\d{1,2} [A-Z][a-z]+) to (?P<to>\d{1,2} [A-Z][a-z]+)\.",
                                 "cancel": r"The (?P<event>[a-z]+(?: [a-z]+)*) was cancelled\.",
                                 "on": target}},
-        grader={"type": "exact", "answer": answer},
+        grader={"type": "exact", "answer": answer, "rivals": sorted(e for e in events if e != answer)},
         reference=(f"The {answer} was booked for {paths[answer][0]} and moved "
                    + " then ".join(f"to {d}" for d in paths[answer][1:])
                    + f"; the {moved_away} moved away from {target}, the {cancelled} was cancelled and the {passed} "

@@ -26,7 +26,7 @@ from pytest_crucible.grading.base import BaseGrader, Grade, derivation_problems
 from pytest_crucible.grading.extract import clean_answer, counted_answers, normalize, plain, word_pattern
 from pytest_crucible.grading.latex import latex_text
 
-_FIELDS = {"type", "answer", "alternatives", "case_sensitive"}
+_FIELDS = {"type", "answer", "alternatives", "case_sensitive", "rivals"}
 _SHORT_WORDS = 12
 _TOKEN = re.compile(r"[^\W_]+(?:[-_'.][^\W_]+)*|_+\w+_*")
 # Words that only lead up to an answer or restate that it is one.
@@ -55,6 +55,10 @@ def check(spec: dict) -> list[tuple[str | None, str]]:
         problems.append(("alternatives", "alternatives is a list of strings, e.g. [\"Paris, France\"]"))
     if not isinstance(spec.get("case_sensitive", False), bool):
         problems.append(("case_sensitive", "case_sensitive is true or false"))
+    rivals = spec.get("rivals", [])
+    if not isinstance(rivals, list) or not all(isinstance(r, str) and r.strip() for r in rivals):
+        problems.append(("rivals", "rivals is a list of the other answers the material offers, e.g. [regatta, "
+                                   "shanty night]"))
     return problems
 
 
@@ -80,6 +84,7 @@ class Answers:
     wording: frozenset[str]      # plain wording and the words of the question
     distinctive: re.Pattern | None  # tokens shaped like a gold with digits or symbols (codes)
     siblings: frozenset[str]     # the gold's neighbours in a table or list of the prompt
+    rivals: re.Pattern | None    # the case's `rivals`: other answers its material offers
 
     @classmethod
     def of(cls, case) -> Answers:
@@ -98,8 +103,11 @@ class Answers:
         distinctive = re.compile(rf"(?<![\w-])(?:{'|'.join(shapes)})(?![\w-])") if shapes else None
         gold_words = {normalize(g) for g in golds}
         siblings = (_siblings(plain(prompt), golds) - gold_words - wording) | offered
+        # the case's own list of the other answers its material offers (events in a haystack): whole phrases
+        rivals = [word_pattern(str(r), cs).pattern for r in spec.get("rivals") or []
+                  if normalize(str(r)) not in gold_words]
         return cls(frozenset(normalize(g, cs) for g in golds), golds, cs, frozenset(wording - gold_words),
-                   distinctive, frozenset(siblings))
+                   distinctive, frozenset(siblings), re.compile("|".join(rivals)) if rivals else None)
 
     def is_gold(self, text: str) -> bool:
         return normalize(text, self.case_sensitive) in self.accepted
@@ -111,6 +119,7 @@ class Answers:
         """Tokens in `text` that could be offered as an answer, other than a gold."""
         found = [m.group(0) for m in self.distinctive.finditer(text)] if self.distinctive else []
         found += [t for t in _TOKEN.findall(text) if t.casefold() in self.siblings]
+        found += [m.group(0) for m in self.rivals.finditer(text)] if self.rivals else []
         return [t for t in found if not self.is_gold(t)]
 
     def content(self, text: str) -> list[str]:
