@@ -75,7 +75,8 @@ def _instance(rng, n: int, count: int):
 SOLVER = r'''
 import re
 groups = [(int(k), [x.strip() for x in r.split(">")]) for k, r in re.findall(r"^- (\d+) ballots?: (.+)$", PROMPT, re.M)]
-running = sorted({name for _, r in groups for name in r} | set(re.search(r"Candidates: (.+)\.", PROMPT).group(1).split(", ")))
+listed = re.search(r"Candidates: (.+)\.", PROMPT).group(1).split(", ")
+running = sorted({name for _, r in groups for name in r} | set(listed))
 while True:
     totals = {c: 0 for c in running}
     for k, ranking in groups:

@@ -2,13 +2,13 @@
 lighting again on a fixed cycle (periods that share factors). The answer is the first second at which all
 of them are lit together.
 
-The generator solves it with the Chinese remainder theorem, generalised to moduli that share factors:
-for every choice of which lit second of each beacon coincides, it merges the congruences (or finds them
+The generator solves it with the Chinese remainder theorem, generalised to moduli that share factors: for
+every choice of which lit second of each beacon coincides, it merges the congruences (or finds them
 incompatible), lifts the result past every beacon's first lighting, and takes the earliest. It keeps
-instances where the shortcuts miss: the least common multiple of the periods, and the answer when only
-the first lit second of each cycle counts (the beacons as instant flashes), and (a trap when it differs) the answer if
-the cycles also ran before each beacon's first lighting. `verify.solver` parses the
-beacons out of the prompt and steps through the seconds one by one.
+instances where the shortcuts miss: the least common multiple of the periods, and the answer when only the
+first lit second of each cycle counts (the beacons as instant flashes), and (a trap when it differs) the
+answer if the cycles also ran before each beacon's first lighting. `verify.solver` parses the beacons out
+of the prompt and steps through the seconds one by one.
 """
 
 from __future__ import annotations
@@ -108,9 +108,10 @@ def _case(index: int, rng, n: int) -> dict:
         traps=traps,
         notes=f"""Generated periods {", ".join(str(p) for _, _, p in beacons)} sharing factors, lit widths
             {", ".join(str(d) for _, d, _ in beacons)}. Letting the cycles run before each first lighting gives
-            {early_text}, the least common multiple ({lcm}) ignores the offsets, and
-            treating each lighting as an instant flash gives {flash_text}; the answer needs a generalised Chinese remainder argument over {search} combinations
-            of lit seconds (many incompatible because the periods share factors), or a long scan of the seconds.""",
+            {early_text}, the least common multiple ({lcm}) ignores the offsets, and treating each lighting
+            as an instant flash gives {flash_text}; the answer needs a generalised Chinese remainder argument
+            over {search} combinations of lit seconds (many incompatible because the periods share factors),
+            or a long scan of the seconds.""",
         max_tokens=16384, title=f"{n} beacons: the first second all are lit")
     case["prompt"] = case["prompt"].replace("__LIST__", lines)
     case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384

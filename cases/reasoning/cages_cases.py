@@ -1,14 +1,14 @@
-"""Cage arithmetic: a 5x5 (or 4x4) grid filled with 1-5 so that no digit repeats in a row or column, cut
-into cages each labelled with a target and an operation (the cells' sum or product, or for two cells their
+"""Cage arithmetic: a 5x5 (or 4x4) grid filled with 1-5 so that no digit repeats in a row or column, cut into
+cages each labelled with a target and an operation (the cells' sum or product, or for two cells their
 difference or quotient), in the style of KenKen. The generated puzzle has exactly one solution; the answer
 is the top row read as one number.
 
 The generator draws a Latin square, cuts it into random cages, labels them from the square, and keeps
-puzzles that a cell-by-cell backtracking search (rows and columns checked as digits go in, each cage
-once it is full) solves in exactly one way. The traps are the first column read downwards (rows and
-columns swapped) and the top row read right to left. `verify.solver` parses the cages out of the prompt and enumerates Latin squares row by
-row (each row a permutation that clashes with no earlier row, each cage checked once its last row is in),
-printing the top row of each square that fits every cage.
+puzzles that a cell-by-cell backtracking search (rows and columns checked as digits go in, each cage once
+it is full) solves in exactly one way. The traps are the first column read downwards (rows and columns
+swapped) and the top row read right to left. `verify.solver` parses the cages out of the prompt and
+enumerates Latin squares row by row (each row a permutation that clashes with no earlier row, each cage
+checked once its last row is in), printing the top row of each square that fits every cage.
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
-"""Mine deduction: a generated 7x7 to 9x9 minefield board part-way through a game; revealed squares
-show how many of their (up to eight) neighbours hold mines, the rest are covered. The answer is how many
-covered squares hold a mine in every arrangement that fits the numbers (the squares one can flag for sure).
+"""Mine deduction: a generated 7x7 to 9x9 minefield board part-way through a game; revealed squares show how
+many of their (up to eight) neighbours hold mines, the rest are covered. The answer is how many covered
+squares hold a mine in every arrangement that fits the numbers (the squares one can flag for sure).
 
 The generator opens the board the way the game does (a click on an empty square floods its empty
-neighbourhood, plus a few more safe clicks), then splits the covered squares next to a number into groups that share no
-number and enumerates each group's arrangements by backtracking, square by square. It keeps boards where the shortcuts miss:
-the one-number rules applied until nothing changes (a number equal to its covered neighbours flags them
-all; a number already met clears the rest), and the mines of one arrangement that fits (the true one).
-`verify.solver` parses the board out of the prompt, forms the same groups and tries every mine pattern of
-each group with itertools.product, checking each against every number next to the group.
+neighbourhood, plus a few more safe clicks), then splits the covered squares next to a number into groups
+that share no number and enumerates each group's arrangements by backtracking, square by square. It keeps
+boards where the shortcuts miss: the one-number rules applied until nothing changes (a number equal to its
+covered neighbours flags them all; a number already met clears the rest), and the mines of one arrangement
+that fits (the true one). `verify.solver` parses the board out of the prompt, forms the same groups and
+tries every mine pattern of each group with itertools.product, checking each against every number next to
+the group.
 """
 
 from __future__ import annotations
@@ -212,9 +213,9 @@ def _case(index: int, rng, side: int, count: int, clicks: int) -> dict:
 
             Answer: {best}""",
         traps=[simple, frontier_mines],
-        notes=f"""Generated {side}x{side} board with {count} mines, opened by game-like clicks; {total} arrangements of the
-            covered squares next to numbers fit the digits. The one-number rules stop at {simple} flags, and
-            counting the mines of one fitting arrangement gives {frontier_mines}; the answer {best} needs
+        notes=f"""Generated {side}x{side} board with {count} mines, opened by game-like clicks; {total}
+            arrangements of the covered squares next to numbers fit the digits. The one-number rules stop at
+            {simple} flags, and counting the mines of one fitting arrangement gives {frontier_mines}; the answer {best} needs
             overlap (subset) reasoning between neighbouring numbers or a case analysis, read off a digit grid.""",
         max_tokens=32768, title=f"Minesweeper {side}x{side}: squares certain to hold a mine")
     case["prompt"] = case["prompt"].replace("__BOARD__", _render(side, shown, counts))

@@ -2,10 +2,10 @@
 over a neighbouring peg into the empty hole just beyond, and the jumped peg is removed. The answer is the
 fewest pegs that can be left when play stops (or earlier, if the player chooses to stop).
 
-The generator finds it with a memoised depth-first search over board states (each a bit pattern) and
-keeps rows where the greedy player, who always makes the leftmost jump available until none is left,
-strands more pegs than needed. `verify.solver` parses the row out of the prompt and runs a breadth-first search over every reachable
-board instead, reporting the smallest number of pegs seen.
+The generator finds it with a memoised depth-first search over board states (each a bit pattern) and keeps
+rows where the greedy player, who always makes the leftmost jump available until none is left, strands
+more pegs than needed. `verify.solver` parses the row out of the prompt and runs a breadth-first search
+over every reachable board instead, reporting the smallest number of pegs seen.
 """
 
 from __future__ import annotations

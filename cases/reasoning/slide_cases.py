@@ -3,9 +3,10 @@ tile next to the gap into it. The answer is the fewest moves to reach the goal l
 
 The generator scrambles the goal by a random walk, then proves the optimum with an A* search whose bound
 is the Manhattan distance plus two moves for each tile that must step out of its goal row or column to let
-another pass (linear conflicts: the tiles in home order minus the longest run already in order). It keeps starts where the Manhattan distance falls short of the optimum (the
-length of the scramble that produced the start is a second trap when it differs). `verify.solver` parses the board out of the prompt and
-runs a plain breadth-first search over layouts.
+another pass (linear conflicts: the tiles in home order minus the longest run already in order). It keeps
+starts where the Manhattan distance falls short of the optimum (the length of the scramble that produced
+the start is a second trap when it differs). `verify.solver` parses the board out of the prompt and runs a
+plain breadth-first search over layouts.
 """
 
 from __future__ import annotations
@@ -146,8 +147,9 @@ def _case(index: int, rng, low: int, high: int) -> dict:
             Answer: {best}""",
         traps=[distance, walk],
         notes=f"""Generated start (a random scramble of {walk} moves), not a published position; 181,440 reachable
-            layouts. The Manhattan distance ({distance}) is only a bound, and the scramble took {walk} moves; proving {best} needs a search of depth {best} over thousands of layouts, which cannot be
-            done by inspection.""",
+            layouts. The Manhattan distance ({distance}) is only a bound, and the scramble took {walk} moves;
+            proving {best} needs a search of depth {best} over thousands of layouts, which cannot be done by
+            inspection.""",
         max_tokens=16384, title=f"Eight-tile sliding puzzle: fewest moves (at least {low})")
     case["prompt"] = case["prompt"].replace("__START__", _grid(board)).replace("__GOAL__", _grid(GOAL))
     case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384

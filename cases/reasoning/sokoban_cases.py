@@ -140,11 +140,11 @@ def _render(side: int, open_cells: set, keeper, crate, target) -> str:
 
 def _case(index: int, rng, side: int, walls: int, low: int) -> dict:
     open_cells, keeper, crate, target, steps, pushes, naive = _instance(rng, side, walls, low)
-    prompt = f"""\
+    prompt = """\
         A warehouse floor plan, one character per square (# is a wall, . is open floor, K is the keeper,
         C is the only crate, X is the marked square, itself open floor):
 
-        {{MAP}}
+        __MAP__
 
         The keeper moves one square up, down, left or right per step onto open floor. Walking into the
         crate pushes it one square further in the same direction, which is allowed only if the square
@@ -153,7 +153,7 @@ def _case(index: int, rng, side: int, walls: int, low: int) -> dict:
         What is the fewest steps after which the crate stands on the marked square X?
         """
     case = numeric_case(
-        family=FAMILY, index=index, prompt=prompt.replace("{MAP}", "__MAP__"), answer=steps, solver="",
+        family=FAMILY, index=index, prompt=prompt, answer=steps, solver="",
         hardness={"steps": max(pushes, steps // 3), "search": len(open_cells) ** 2, "traps": 2},
         reference=f"""\
             The crate's own route to X needs {pushes} pushes at the least, but whenever it has to change

@@ -104,7 +104,7 @@ def _case(index: int, rng, n: int, count: int, barred_count: int) -> dict:
         A district has {n} villages joined by these two-way roads:
         __LIST__
         Fire stations are to be built so that every village either has a station or is joined by one of
-        the roads above directly to a village with a station. These villages cannot host a station: {", ".join(names[:-1])} and {names[-1]}.
+        the roads above directly to a village with a station. These villages cannot host a station: __BARRED__.
         What is the fewest stations that achieve this?
         """
     search = sum(math.comb(n - barred_count, k) for k in range(1, best + 1))
@@ -119,12 +119,13 @@ def _case(index: int, rng, n: int, count: int, barred_count: int) -> dict:
 
             Answer: {best}""",
         traps=[rough],
-        notes=f"""Generated map: {n} villages, {len(roads)} roads, {barred_count} barred sites. The greedy rule (most newly
-            covered first) needs {rough} stations, the optimum is {best}; proving that {best - 1} cannot work
-            means ruling out every set of that size among {search:,} candidate sets, and the barred sites break
-            the usual leaf-neighbour shortcuts.""",
+        notes=f"""Generated map: {n} villages, {len(roads)} roads, {barred_count} barred sites. The greedy rule
+            (most newly covered first) needs {rough} stations, the optimum is {best}; proving that {best - 1}
+            cannot work means ruling out every set of that size among {search:,} candidate sets, and the barred
+            sites break the usual leaf-neighbour shortcuts.""",
         max_tokens=16384, title=f"Fire stations for {n} villages: fewest stations")
-    case["prompt"] = case["prompt"].replace("__LIST__", lines)
+    barred_text = f"{', '.join(names[:-1])} and {names[-1]}"
+    case["prompt"] = case["prompt"].replace("__LIST__", lines).replace("__BARRED__", barred_text)
     case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
     return case

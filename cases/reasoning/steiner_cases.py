@@ -82,8 +82,8 @@ def _instance(rng, n: int, count: int, k: int):
         required = sorted(rng.sample(range(n), k))
         best = steiner(n, edges, required)
         dist = _shortest(n, edges)
-        everything = _mst(list(range(n)), lambda a, b: edges.get((min(a, b), max(a, b))))
-        closure = _mst(required, lambda a, b: dist[a][b])
+        everything = _mst(list(range(n)), lambda a, b, edges=edges: edges.get((min(a, b), max(a, b))))
+        closure = _mst(required, lambda a, b, dist=dist: dist[a][b])
         if everything is not None and closure is not None and best < min(everything, closure):
             return edges, required, best, everything, closure
 

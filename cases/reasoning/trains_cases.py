@@ -1,13 +1,13 @@
-"""Timetable journeys: a generated timetable of 16-24 numbered trains over 6-8 stations, each train
-calling at 2-4 stations; a traveller at the first station from 08:00 wants the earliest arrival at a
-destination, and changing trains takes at least 6 minutes (staying on a train takes none).
+"""Timetable journeys: a generated timetable of 16-24 numbered trains over 6-8 stations, each train calling
+at 2-4 stations; a traveller at the first station from 08:00 wants the earliest arrival at a destination,
+and changing trains takes at least 6 minutes (staying on a train takes none).
 
 The generator runs the connection scan algorithm (legs in order of departure, with the earliest arrival
 per station and a flag per train already boarded) and keeps timetables where the same scan with changes
-taking no time arrives earlier; a scan that treats every stop as a change (forgetting that a traveller
-may stay aboard through a station) is a second trap when it differs. `verify.solver` parses the timetable out of the prompt and
-runs Dijkstra's algorithm over events instead: states (station, time, train aboard or none), with riding
-on, alighting and boarding as moves.
+taking no time arrives earlier; a scan that treats every stop as a change (forgetting that a traveller may
+stay aboard through a station) is a second trap when it differs. `verify.solver` parses the timetable out
+of the prompt and runs Dijkstra's algorithm over events instead: states (station, time, train aboard or
+none), with riding on, alighting and boarding as moves.
 """
 
 from __future__ import annotations
