@@ -216,7 +216,8 @@ def _case(index: int, rng, side: int, count: int, clicks: int) -> dict:
         notes=f"""Generated {side}x{side} board with {count} mines, opened by game-like clicks; {total}
             arrangements of the covered squares next to numbers fit the digits. The one-number rules stop at
             {simple} flags, and counting the mines of one fitting arrangement gives {frontier_mines}; the
-            answer {best} needs overlap (subset) reasoning between neighbouring numbers or a case analysis, read off a digit grid.""",
+            answer {best} needs overlap (subset) reasoning between neighbouring numbers or a case analysis,
+            read off a digit grid.""",
         max_tokens=32768, title=f"Minesweeper {side}x{side}: squares certain to hold a mine")
     case["prompt"] = case["prompt"].replace("__BOARD__", _render(side, shown, counts))
     case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384

@@ -94,7 +94,8 @@ def _case(index: int, rng, n: int, patterned: bool) -> dict:
         notes=f"""Generated {n}-ring start{' and goal' if patterned else ''} ({2 ** n:,} patterns). Counting the
             rings that differ ({differ}) or reading the Gray-code ranks with ring 1 as the high bit
             ({flipped}) both miss; the answer {best} needs the insight that the move graph is one path and
-            the Gray-code rank computed bit by bit over {n} rings, since simulating {best} moves by hand is hopeless.""",
+            the Gray-code rank computed bit by bit over {n} rings, since simulating {best} moves by hand is
+            hopeless.""",
         max_tokens=16384, title=f"Linked rings, {n} rings: fewest moves between two patterns")
     case["max_tokens"] = 32768 if case["difficulty"] == "hard" else 16384
     case["verify"]["solver"] = program(SOLVER, PROMPT=case["prompt"])
