@@ -57,10 +57,13 @@ def greedy_widest(n: int, pipes: dict) -> int:
     while True:
         width = {0: float("inf")}
         parent: dict = {0: None}
-        for _ in range(n):  # Bellman-Ford style widening, enough rounds for n junctions
+        changed = True
+        while changed:  # Bellman-Ford style widening until no path gets wider
+            changed = False
             for (a, b), cap in left.items():
                 if a in width and cap > 0 and min(width[a], cap) > width.get(b, 0):
                     width[b], parent[b] = min(width[a], cap), a
+                    changed = True
         if n - 1 not in width:
             return total
         push, v = int(width[n - 1]), n - 1
@@ -84,8 +87,10 @@ def _instance(rng, n: int, count: int, least: int):
                 pipes.setdefault((a, b), rng.randint(2, 15))
         best, paths = max_flow(n, pipes)
         ends = min(sum(c for (a, _), c in pipes.items() if a == 0), sum(c for (_, b), c in pipes.items() if b == n - 1))
+        if best >= ends or paths < least:
+            continue
         greedy = greedy_widest(n, pipes)
-        if greedy < best < ends and paths >= least:
+        if greedy < best:
             return pipes, best, paths, ends, greedy
 
 
