@@ -20,6 +20,7 @@ from pytest_crucible.suite.tiers import tier_of
 FOLDER = Path(__file__).resolve().parent.parent / "cases" / "reasoning"
 FAMILIES = {
     "assign_cases.py": "RE-assign", "ballots_cases.py": "RE-ballots", "beacons_cases.py": "RE-beacons",
+    "change_cases.py": "RE-change",
     "bins_cases.py": "RE-bins", "cages_cases.py": "RE-cages", "flowshop_cases.py": "RE-flowshop",
     "hanoi_cases.py": "RE-hanoi", "keys_cases.py": "RE-keys", "lift_cases.py": "RE-lift", "mines_cases.py": "RE-mines",
     "pegs_cases.py": "RE-pegs", "pipes_cases.py": "RE-pipes", "postman_cases.py": "RE-postman",
@@ -238,6 +239,24 @@ def test_lift_runoff_and_timetable_pin_known_values():
     # the 6-minute change misses the 08:20 train; the later direct train arrives at 08:50
     legs = [(0, 0, 1, 0, 10), (1, 1, 2, 14, 20), (2, 0, 2, 30, 50)]
     assert trains.earliest(legs, 0, 2, 6) == 50 and trains.earliest(legs, 0, 2, 0) == 20
+
+
+def test_change_making_matches_every_handful():
+    change = module("change_cases.py")
+    rng = random.Random(5)
+    coins = (1, 4, 6, 15)
+    for _ in range(20):
+        purse = [rng.randint(0, 3) for _ in coins]
+        fewest = change.fewest_for(coins, purse)
+        brute: dict = {}
+        for picked in product(*(range(k + 1) for k in purse)):
+            amount = sum(c * k for c, k in zip(coins, picked))
+            brute[amount] = min(brute.get(amount, math.inf), sum(picked))
+        assert {s: n for s, n in enumerate(fewest) if n < math.inf} == brute
+    # 12 marks with a purse of one 15 and a till of three 1s: hand over 15, get 1+1+1 back
+    assert change.least_exchange(coins, [0, 0, 0, 1], [3, 0, 0, 0], 12) == 4
+    # greedy pays 15 and the till (4s and 6s only) cannot return 3; paying 6+6 exactly takes two coins
+    assert change.greedy_exchange(coins, [0, 0, 2, 1], [0, 2, 2, 0], 12) == math.inf
 
 
 def _stable_pairings(ms, aps) -> list[dict]:
