@@ -52,6 +52,7 @@ def test_every_constraint_is_recorded_and_the_reason_names_the_failed_ones():
     ({"kind": "sentence_count", "min": 2, "max": 2}, "Pi is 3.14 exactly. Done.", True, "2"),
     ({"kind": "line_count", "max": 2}, "a\n\nb\n\nc", False, "3 > 2"),
     ({"kind": "char_count", "max": 5}, "Sure! abcdef", False, "6 > 5"),
+    ({"kind": "char_count", "max": 6}, "Sure! **abc**def", True, "6"),  # emphasis dresses, is not text
     ({"kind": "starts_with", "text": "Dear team,"}, "**Dear team,** hello", True, '"Dear team,"'),
     ({"kind": "starts_with", "text": "Dear team,", "case_sensitive": True}, "dear team, hi", False,
      '"Dear team," (reply starts "dear team, hi")'),

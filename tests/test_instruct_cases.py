@@ -21,6 +21,8 @@ SEEDS = (1, 777, 12345)
 # families in their own files, each case declaring its hardness (suite/tiers.py)
 TIERED_FAMILIES = {"IN-edits", "IN-columns", "IN-override", "IN-outline", "IN-wrap", "IN-wordrules",
                    "IN-precedence", "IN-schema", "IN-initials"}
+SESSION9_FAMILIES = {"IN-fill", "IN-redact", "IN-pivot", "IN-citations", "IN-idcase", "IN-ladder", "IN-csv", "IN-diff",
+                     "IN-numstyle", "IN-signups", "IN-sms", "IN-cadence", "IN-recipe"}
 
 
 def instruct_cases(seed=None):
@@ -43,7 +45,7 @@ def test_counts_and_families(suite):
     assert len(suite) >= 40 and len(hard) >= 8  # the tier rule: 8+ binding constraints
     families = {c.family for c in suite.values() if c.family}
     assert families == {"IN-memo", "IN-tips", "IN-json", "IN-acrostic", "IN-lipogram", "IN-letter", "IN-ranked",
-                        "IN-template", *TIERED_FAMILIES}
+                        "IN-template", *TIERED_FAMILIES, *SESSION9_FAMILIES}
     for case in suite.values():
         if case.family:
             assert case.notes and re.fullmatch(rf"{case.family}-\d\d", case.id), case.id

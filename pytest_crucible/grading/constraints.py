@@ -324,7 +324,7 @@ KINDS = {
     "word_count": (_counter(lambda t: len(words(t))), *_COUNT),
     "sentence_count": (_counter(lambda t: len(sentences(t))), *_COUNT),
     "line_count": (_counter(lambda t: len(lines(t))), *_COUNT),
-    "char_count": (_counter(len), *_COUNT),
+    "char_count": (_counter(lambda t: len(plain(t))), *_COUNT),  # emphasis dresses the text: not counted
     "paragraph_count": (_counter(lambda t: len(paragraphs(t))), *_COUNT),
     "bullet_count": (_counter(_bullets), *_COUNT),
     "numbered_list": (_numbered_list, (), ("min", "max", "sequential")),
