@@ -99,8 +99,10 @@ class LFUCache:
 
 WRONG = [
     # the lowest count is not reset when a new key arrives: a stale bucket number is used for eviction
-    mutate(SOLUTION, ("        self.low = 1\n        return evicted", "        self.low = self.low or 1\n        return evicted"),
-           ("            bucket = self.buckets[self.low]", "            bucket = self.buckets.get(self.low) or self.buckets[min(self.buckets)]")),
+    mutate(SOLUTION, ("        self.low = 1\n        return evicted",
+                      "        self.low = self.low or 1\n        return evicted"),
+           ("            bucket = self.buckets[self.low]",
+            "            bucket = self.buckets.get(self.low) or self.buckets[min(self.buckets)]")),
     # ties broken the wrong way: the most recently used of the least used keys is evicted
     mutate(SOLUTION, ("popitem(last=False)", "popitem(last=True)")),
     # replacing a held key's value is not counted as a use
