@@ -348,7 +348,7 @@ def _formula(rng, depth):
         if pick < 0.45:
             return rng.choice(_CELLS)
         if pick < 0.8:
-            return str(rng.randrange(0, 10))
+            return str(rng.randrange(0, 4))
         a, b = rng.choice(_CELLS), rng.choice(_CELLS)
         return f"SUM({a}:{b})"
     if roll < 0.4:
@@ -372,6 +372,8 @@ def _script(rng):
             model.set(cell, text)
             steps.append(("set", [cell, text], None))
         else:
+            if model.text and rng.random() < 0.85:
+                cell = rng.choice(sorted(model.text))
             steps.append(("get", [cell], model.get(cell)))
     return [], steps
 
