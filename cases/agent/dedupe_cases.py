@@ -1,14 +1,14 @@
 """Agent: merge flagged duplicate customer records only when the tax registry confirms one company (AG-dedupe).
 
-A simulated CRM and company registry (a Python handler). list_duplicates gives four pairs a fuzzy matcher
-flagged, by name only. get_record shows a record's tax id, street, city and creation date; two records are one
-company exactly when their tax ids are equal. A record without a tax id needs registry_search, which returns
-every registered company of that name: the one at the record's street and city is the right one (another
-city's namesake is listed first). Each confirmed pair is merged into the record created first. Where two pairs
-share a record, the first merge may remove it: merge_records then names the record it was merged into, and
-the second pair is settled between the survivor and the third record (siblings 2 and 3). Traps: merging every
-flagged pair, keeping the record listed first rather than the older one, reading the registry's first hit,
-treating a record without a tax id as a different company, and merging a removed record.
+A simulated CRM and company registry (a Python handler). list_duplicates gives the pairs a fuzzy matcher flagged,
+by name only, in the batch the prompt names (each sibling its own). get_record shows a record's tax id, street,
+city and creation date; two records are one company exactly when their tax ids are equal. A record without a tax id
+needs registry_search, which returns every registered company of that name: the one at the record's street and city
+is the right one (another city's namesake is listed first). Each confirmed pair is merged into the record created
+first. Where two pairs share a record, the first merge may remove it: merge_records then names the record it was
+merged into, and the second pair is settled between the survivor and the third record (siblings 2 and 3). Traps:
+merging every flagged pair, keeping the record listed first rather than the older one, reading the registry's first
+hit, treating a record without a tax id as a different company, and merging a removed record.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ KINDS = {1: ["same", "differ", "missing_same", "missing_differ"],
          3: ["missing_differ", "chain", "same"]}
 
 TOOLS = [
-    function_tool("list_duplicates", "Pairs of customer records the matcher flagged as possible duplicates."),
+    function_tool("list_duplicates", "Pairs of customer records one matcher batch flagged as possible duplicates.",
+                  {"batch": {"type": "string", "description": "the matcher batch id, e.g. DUP-1234"}}, ["batch"]),
     function_tool("get_record", "One customer record: name, tax id, street, city, created date, status.",
                   {"record_id": {"type": "string"}}, ["record_id"]),
     function_tool("registry_search", "Registered companies whose legal name contains the text: name, tax id, "
@@ -44,6 +45,8 @@ TOOLS = [
 def handler(name: str, arguments: dict, state: dict) -> dict:
     records = state["records"]
     if name == "list_duplicates":
+        if str(arguments.get("batch", "")).strip().upper() != state["batch"]:
+            return {"error": f"no matcher batch {arguments.get('batch')!r}"}
         return {"result": state["pairs"]}
     if name == "registry_search":
         text = " ".join(str(arguments.get("name", "")).lower().split())
@@ -152,7 +155,7 @@ print(json.dumps({{"calls": calls, "values": {{"Merged:": merged, "Left alone:":
 """
 
 
-def _case(number: int, rng: random.Random) -> dict:
+def _case(number: int, rng: random.Random, batch: str) -> dict:
     m = _Maker(rng)
     companies = rng.sample(COMPANIES, len(KINDS[number]))
     records, pairs, registry, kinds = [], [], [], []
@@ -174,15 +177,16 @@ def _case(number: int, rng: random.Random) -> dict:
             merges.append([keep, gone])
     merged, left = len(merges), len(pairs) - len(merges)
     prompt = (
-        "Our CRM's matcher flagged possible duplicate customer records. Settle every flagged pair with the tools, in "
-        "the order listed. Two records are the same company exactly when their tax ids are equal. A record without "
-        "a tax id: look its company up in the registry and take the tax id of the entry at the record's own street "
-        "and city. Merge each pair that is one company into the record that was created first; leave the other "
-        "pairs alone. When a record of a pair has already been merged, settle the pair between the record it was "
-        "merged into and the other one.\n\nFinish with exactly two lines:\nMerged: <how many pairs you merged>\n"
+        f"Our CRM's matcher flagged possible duplicate customer records in batch {batch}. Settle every flagged pair "
+        "with the tools, in the order listed. Two records are the same company exactly when their tax ids are "
+        "equal. A record without a tax id: look its company up in the registry and take the tax id of the entry at "
+        "the record's own street and city. Merge each pair that is one company into the record that was created "
+        "first; leave the other pairs alone. When a record of a pair has already been merged, settle the pair "
+        "between the record it was merged into and the other one.\n\n"
+        "Finish with exactly two lines:\nMerged: <how many pairs you merged>\n"
         "Left alone: <how many pairs you did not merge>"
     )
-    listing = tool_turn(("list_duplicates", {}))
+    listing = tool_turn(("list_duplicates", {"batch": batch}))
     reads = [tool_turn(("get_record", {"record_id": r["id"]})) for r in records]
     lookups = [tool_turn(("registry_search", {"name": by_id[b]["name"]})) for (a, b), kind in zip(pairs, kinds)
                if kind.startswith("missing")]
@@ -228,7 +232,8 @@ def _case(number: int, rng: random.Random) -> dict:
         "title": "Merge flagged duplicate customers only where the tax registry confirms one company",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
         "simulation": {"handler": handler, "max_turns": 24,
-                       "state": {"records": by_id, "pairs": flagged_rows, "registry": registry, "merges": []}},
+                       "state": {"batch": batch, "records": by_id, "pairs": flagged_rows, "registry": registry,
+                                 "merges": []}},
         "grader": {"type": "trace", "calls": calls, "order": "strict", "repeats": True,
                    "limit_to_required": ["merge_records"], "state": {"merges": merges},
                    "answer": {"values": {"Merged:": merged, "Left alone:": left}}},
@@ -248,4 +253,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    batches = random.Random(f"{FAMILY}:{seed}:batches").sample(range(1000, 10000), 3)  # one per sibling
+    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}"), f"DUP-{batches[n - 1]}") for n in range(1, 4)]

@@ -1,14 +1,15 @@
 """Agent: pay the approved vendor invoices through a payments API whose errors say how to retry (AG-idempotent).
 
-A simulated payments API (a Python handler). list_due_payouts gives five invoices (one on hold) by vendor name;
-find_vendor gives the account id (one vendor changed bank: its closed account is listed first). Every
-create_transfer carries an idempotency key the caller chooses. One transfer answers a gateway timeout that says
-the transfer may or may not exist: the only safe retry reuses the same key, which replays the transfer if it was
-made (siblings 1 and 3) or makes it now (sibling 2); a new key pays twice. Another transfer is rate limited with
-a retry-after in seconds: retried before wait() has let that time pass, it is refused again. A key reused for a
-different transfer is refused. The report names each paid invoice's transfer id, which for the timed-out one is
-known only from the retry's answer. Traps: a fresh key on retry (a double payment), the timed-out invoice
-reported as failed, paying the invoice on hold or to the closed account, amounts in units instead of cents.
+A simulated payments API (a Python handler). list_due_payouts gives the prompt's payment run (each sibling its
+own): five invoices (one on hold) by vendor name; find_vendor gives the account id (one vendor changed bank: its
+closed account is listed first). Every create_transfer carries an idempotency key the caller chooses. One transfer
+answers a gateway timeout that says the transfer may or may not exist: the only safe retry reuses the same key,
+which replays the transfer if it was made (siblings 1 and 3) or makes it now (sibling 2); a new key pays twice.
+Another transfer is rate limited with a retry-after in seconds: retried before wait() has let that time pass, it is
+refused again. A key reused for a different transfer is refused. The report names each paid invoice's transfer id,
+which for the timed-out one is known only from the retry's answer. Traps: a fresh key on retry (a double payment),
+the timed-out invoice reported as failed, paying the invoice on hold or to the closed account, amounts in units
+instead of cents.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ VENDORS = ["Halvorsen Print", "Cobalt Courier", "Marigold Catering", "Ironbark S
 RETRY_AFTER = {1: 30, 2: 45, 3: 20}
 
 TOOLS = [
-    function_tool("list_due_payouts", "Vendor invoices due for payment: invoice, vendor, amount in EUR, status "
-                  "(approved or on hold)."),
+    function_tool("list_due_payouts", "A payment run's vendor invoices due for payment: invoice, vendor, amount "
+                  "in EUR, status (approved or on hold).",
+                  {"run": {"type": "string", "description": "the payment run id, e.g. PR-1234"}}, ["run"]),
     function_tool("find_vendor", "Vendor accounts whose name contains the text: vendor id, name, IBAN ending, "
                   "status (active or closed).", {"name": {"type": "string"}}, ["name"]),
     function_tool("create_transfer", "Send a bank transfer to a vendor. Requests with an idempotency key already "
@@ -50,6 +52,8 @@ def _create(state: dict, key: str, params: dict) -> dict:
 
 def handler(name: str, arguments: dict, state: dict) -> dict:
     if name == "list_due_payouts":
+        if str(arguments.get("run", "")).strip().upper() != state["run"]:
+            return {"error": f"no payment run {arguments.get('run')!r}"}
         return {"result": state["payouts"]}
     if name == "find_vendor":
         text = " ".join(str(arguments.get("name", "")).lower().split())
@@ -131,21 +135,21 @@ print(json.dumps({{"values": values, "state": {{"paid": paid}}}}))
 """
 
 
-def _case(number: int, rng: random.Random) -> dict:
+def _case(number: int, rng: random.Random, run: str) -> dict:
     w = _world(number, rng)
     rows, ids = w["rows"], w["ids"]
     payable = [r for i, r in enumerate(rows) if i != w["hold"]]
     prompt = (
-        "Pay every approved vendor invoice that is due, through the payments tools: one transfer per invoice, for "
-        "its amount in cents, with the invoice number as the reference. Do not pay invoices on hold. Give every new "
-        "transfer its own idempotency key (any unique string), and when you retry a transfer, reuse the key of that "
-        "transfer. Follow what the API's errors say.\n\nFinish with one line per paid invoice, "
+        f"Pay every approved vendor invoice due in payment run {run}, through the payments tools: one transfer per "
+        "invoice, for its amount in cents, with the invoice number as the reference. Do not pay invoices on hold. "
+        "Give every new transfer its own idempotency key (any unique string), and when you retry a transfer, reuse "
+        "the key of that transfer. Follow what the API's errors say.\n\nFinish with one line per paid invoice, "
         "<invoice>: <transfer id>, and then one line: Skipped: <the invoice you did not pay>"
     )
     args = {r["vendor_id"]: {"vendor_id": r["vendor_id"], "amount_cents": r["cents"], "reference": r["invoice"],
                              "idempotency_key": f"pay-{r['invoice'].lower()}"} for r in payable}
     pay = lambda r, **change: tool_turn(("create_transfer", {**args[r["vendor_id"]], **change}))  # noqa: E731
-    listing = tool_turn(("list_due_payouts", {}))
+    listing = tool_turn(("list_due_payouts", {"run": run}))
     find = lambda r: tool_turn(("find_vendor", {"name": r["vendor"]}))  # noqa: E731
     timeout_row, rate_row, hold_row = rows[w["timeout"]], rows[w["rate"]], rows[w["hold"]]
     wait = tool_turn(("wait", {"seconds": RETRY_AFTER[number]}))
@@ -186,7 +190,8 @@ def _case(number: int, rng: random.Random) -> dict:
         "title": "Pay approved invoices once each through timeouts and rate limits, reusing idempotency keys",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
         "simulation": {"handler": handler, "max_turns": 24,
-                       "state": {"payouts": [{k: v for k, v in r.items() if k not in ("cents", "vendor_id")}
+                       "state": {"run": run,
+                                 "payouts": [{k: v for k, v in r.items() if k not in ("cents", "vendor_id")}
                                              for r in rows], "ids": ids, "vendors": w["vendors"],
                                  "closed": [w["closed"]],
                                  "faults": w["faults"], "retry_after": RETRY_AFTER[number], "clock": 0, "ready": {},
@@ -221,4 +226,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    runs = random.Random(f"{FAMILY}:{seed}:runs").sample(range(1000, 10000), 3)  # one per sibling
+    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}"), f"PR-{runs[n - 1]}") for n in range(1, 4)]

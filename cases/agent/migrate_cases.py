@@ -1,14 +1,14 @@
 """Agent: a config migration whose dry runs list conflicts to settle one by one before a clean plan applies
 (family AG-migrate).
 
-A simulated config store (a Python handler). plan_migration is a dry run: it issues a plan id and lists the
-unresolved conflicts (keys both sides changed). get_conflict shows both versions with their update times, written
-with different UTC offsets, and a lock flag. The rule: a locked version wins; otherwise the version updated later
-wins, and on the same instant the target's. Each conflict is resolved once. When the first round is settled the
-next dry run reveals a conflict that only the resolutions exposed, and only a dry run with no conflicts gives a
-plan that apply_migration takes (an older plan id is refused as outdated). Traps: comparing the times as text
-(an offset makes the later time read earlier), the lock ignored, a tie written in two offsets given to the
-source, applying the first plan, skipping the second dry run.
+A simulated config store (a Python handler). plan_migration is a dry run of the service the prompt names (each
+sibling its own): it issues a plan id and lists the unresolved conflicts (keys both sides changed). get_conflict
+shows both versions with their update times, written with different UTC offsets, and a lock flag. The rule: a
+locked version wins; otherwise the version updated later wins, and on the same instant the target's. Each conflict
+is resolved once. When the first round is settled the next dry run reveals a conflict that only the resolutions
+exposed, and only a dry run with no conflicts gives a plan that apply_migration takes (an older plan id is refused
+as outdated). Traps: comparing the times as text (an offset makes the later time read earlier), the lock ignored, a
+tie written in two offsets given to the source, applying the first plan, skipping the second dry run.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ VALUES = {"db.pool.size": ["16", "24", "32", "48"], "db.pool.timeout_ms": ["2000
                                                                    "https://static.shop.example"],
           "queue.retries": ["3", "5", "8"], "export.batch_size": ["500", "1000", "5000"]}
 KEYS = list(VALUES)
+SERVICES = ["storefront", "checkout", "search-api", "accounts", "notifications", "catalog"]
 ROUNDS = {1: [["tz_src", "locked_tgt", "plain_tgt", "tie"], ["plain_src"]],
           2: [["tz_tgt", "plain_src", "locked_src", "plain_tgt"], ["tie"]],
           3: [["tie", "tz_src", "locked_tgt", "plain_src"], ["tz_tgt"]]}
@@ -36,8 +37,8 @@ KEEP = {"tz_src": "source", "tz_tgt": "target", "locked_tgt": "target", "locked_
         "plain_src": "source", "plain_tgt": "target", "tie": "target"}
 
 TOOLS = [
-    function_tool("plan_migration", "Dry run of the staging -> production config migration: a plan id and the "
-                  "unresolved conflicts. Changes nothing."),
+    function_tool("plan_migration", "Dry run of a service's staging -> production config migration: a plan id "
+                  "and the unresolved conflicts. Changes nothing.", {"service": {"type": "string"}}, ["service"]),
     function_tool("get_conflict", "Both versions of a conflicting key: value, updated_at, locked.",
                   {"conflict_id": {"type": "string"}}, ["conflict_id"]),
     function_tool("resolve_conflict", "Settle a conflict by keeping one side's version (final).",
@@ -51,6 +52,8 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     rounds, resolved = state["rounds"], state["resolved"]
     visible = [c for r in rounds[:state["revealed"]] for c in r]
     if name == "plan_migration":
+        if str(arguments.get("service", "")).strip().lower() != state["service"]:
+            return {"error": f"no staging config for service {arguments.get('service')!r}"}
         if all(c in resolved for c in visible) and state["revealed"] < len(rounds):
             state["revealed"] += 1
             visible = [c for r in rounds[:state["revealed"]] for c in r]
@@ -156,11 +159,11 @@ def _as_text(conflict: dict) -> str:
     return "source" if s["updated_at"] > t["updated_at"] else "target"
 
 
-def _case(number: int, rng: random.Random) -> dict:
+def _case(number: int, rng: random.Random, service: str) -> dict:
     w = _world(number, rng)
     conflicts, rounds, keep, pool = w["conflicts"], w["rounds"], w["keep"], w["pool"]
     final_plan = pool[len(rounds)]
-    plan = tool_turn(("plan_migration", {}))
+    plan = tool_turn(("plan_migration", {"service": service}))
     get = lambda c: tool_turn(("get_conflict", {"conflict_id": c}))  # noqa: E731
     resolve = lambda c, k: tool_turn(("resolve_conflict", {"conflict_id": c, "keep": k}))  # noqa: E731
     apply = lambda p: tool_turn(("apply_migration", {"plan_id": p}))  # noqa: E731
@@ -183,10 +186,10 @@ def _case(number: int, rng: random.Random) -> dict:
     first = rounds[0]
     first_only = [plan, *[get(c) for c in first], *[resolve(c, keep[c]) for c in first], apply(pool[0])]
     prompt = (
-        "Migrate the staging config to production with the migration tools. Settle every conflict the dry run "
-        "lists, one at a time: a locked version always wins; otherwise keep the version updated later (compare the "
-        "actual instants: the times carry different UTC offsets), and if both were updated at the same instant, keep "
-        "the target's. Apply only a plan whose dry run lists no conflicts.\n\n"
+        f"Migrate the {service} service's staging config to production with the migration tools. Settle every "
+        "conflict the dry run lists, one at a time: a locked version always wins; otherwise keep the version "
+        "updated later (compare the actual instants: the times carry different UTC offsets), and if both were "
+        "updated at the same instant, keep the target's. Apply only a plan whose dry run lists no conflicts.\n\n"
         "Finish with exactly three lines:\nKept from source: <how many conflicts>\n"
         "Kept from target: <how many conflicts>\nApplied plan: <the plan id you applied>"
     )
@@ -202,7 +205,8 @@ def _case(number: int, rng: random.Random) -> dict:
         "title": "Settle a migration's conflicts round by round, comparing instants across offsets, then apply",
         "prompt": prompt, "tools": TOOLS, "max_tokens": 8192,
         "simulation": {"handler": handler, "max_turns": 24,
-                       "state": {"conflicts": {c: {k: v for k, v in d.items() if k != "kind"}
+                       "state": {"service": service,
+                                 "conflicts": {c: {k: v for k, v in d.items() if k != "kind"}
                                                for c, d in conflicts.items()},
                                  "rounds": rounds, "pool": pool, "revealed": 1, "resolved": {}, "plans": [],
                                  "clean": {}, "applied": None}},
@@ -237,4 +241,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    services = random.Random(f"{FAMILY}:{seed}:services").sample(SERVICES, 3)  # one per sibling
+    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}"), services[n - 1]) for n in range(1, 4)]

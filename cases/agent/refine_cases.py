@@ -72,8 +72,7 @@ def _eur(amount: int) -> str:
     return f"{amount:,}.00 EUR"
 
 
-def _world(number: int, rng: random.Random) -> dict:
-    city = rng.choice(CITIES)
+def _world(number: int, rng: random.Random, city: str) -> dict:
     year = rng.choice([2024, 2025])
     ids = iter(f"DOC-{n}" for n in rng.sample(range(10000, 99999), 300))
     docs = []
@@ -141,10 +140,10 @@ def _ok(w: dict, query: str) -> bool:
     return len(by_year) > LIMIT and len(by_dept) > LIMIT and len(both) <= LIMIT
 
 
-def _case(number: int, rng: random.Random) -> dict:
-    w = _world(number, rng)
+def _case(number: int, rng: random.Random, city: str) -> dict:
+    w = _world(number, rng, city)
     while not _ok(w, f"{w['city']} warehouse lease renewal"):
-        w = _world(number, rng)
+        w = _world(number, rng, city)
     city, year, lease = w["city"], w["year"], w["lease"]
     query = f"{city} warehouse lease renewal"
     prompt = (
@@ -200,4 +199,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    cities = random.Random(f"{FAMILY}:{seed}:cities").sample(CITIES, 3)  # each sibling asks about its own city
+    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}"), cities[n - 1]) for n in range(1, 4)]

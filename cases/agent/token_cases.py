@@ -84,7 +84,7 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     return {"result": f"{person['id']}: annual salary set to {salary}"}
 
 
-def _world(number: int, rng: random.Random) -> dict:
+def _world(number: int, rng: random.Random, team: str) -> dict:
     grades = rng.sample(["E3", "E4", "E5", "E6", "E7"], 3)
     bands = {}
     for g in grades:
@@ -105,7 +105,7 @@ def _world(number: int, rng: random.Random) -> dict:
         people[pid] = {"id": pid, "name": name, "status": "left" if kind == "left" else "active", "grade": grade,
                        "salary": salary, "kind": kind}
     pool = [f"tk_{rng.getrandbits(48):012x}" for _ in range(20)]
-    return {"bands": bands, "people": people, "pool": pool, "team": rng.choice(TEAMS)}
+    return {"bands": bands, "people": people, "pool": pool, "team": team}
 
 
 SOLVER = """
@@ -150,8 +150,8 @@ def _run(w: dict, team: str, skip_read: str | None = None, raise_left: bool = Fa
     return script.turns
 
 
-def _case(number: int, rng: random.Random) -> dict:
-    w = _world(number, rng)
+def _case(number: int, rng: random.Random, team: str) -> dict:
+    w = _world(number, rng, team)
     people, bands, team = w["people"], w["bands"], w["team"]
     raises = {p["id"]: bands[p["grade"]]["min"] for p in people.values()
               if p["status"] == "active" and p["salary"] < bands[p["grade"]]["min"]}
@@ -217,4 +217,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    teams = random.Random(f"{FAMILY}:{seed}:teams").sample(TEAMS, 3)  # each sibling asks about its own team
+    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}"), teams[n - 1]) for n in range(1, 4)]

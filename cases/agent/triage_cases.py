@@ -78,8 +78,8 @@ def handler(name: str, arguments: dict, state: dict) -> dict:
     return {"result": f"{action} on {comp}: done"}
 
 
-def _world(number: int, rng: random.Random) -> dict:
-    n = rng.sample(NAMES, 10)
+def _world(number: int, rng: random.Random, top: str) -> dict:
+    n = [top, *rng.sample([v for v in NAMES if v != top], 9)]
     top, a, b, c, g, h, d, f, e, x = n
     if number == 1:    # two roots in two branches, at depths 3 and 2
         deps = {top: [a, b, c], a: [g, e], g: [d], c: [f], b: [x]}
@@ -131,8 +131,8 @@ def _failing_set(w: dict) -> list[str]:
     return [c for c in w["deps"] if _failing(state, c)]
 
 
-def _case(number: int, rng: random.Random) -> dict:
-    w = _world(number, rng)
+def _case(number: int, rng: random.Random, top: str) -> dict:
+    w = _world(number, rng, top)
     top, roots = w["top"], w["roots"]
     failing = _failing_set(w)
     fixes = {r: CAUSES[w["cause"][r]][1] for r in roots}
@@ -211,4 +211,5 @@ def _walk_order(w: dict) -> list[str]:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    tops = random.Random(f"{FAMILY}:{seed}:tops").sample(NAMES, 3)  # each sibling's outage hits its own service
+    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}"), tops[n - 1]) for n in range(1, 4)]

@@ -70,8 +70,7 @@ def _yaml(service: str, port: int, note: str = "", commented: int | None = None)
     return "\n".join(lines) + ("\n" + note if note else "") + "\n"
 
 
-def _world(number: int, rng: random.Random) -> dict:
-    port = rng.choice(PORTS)
+def _world(number: int, rng: random.Random, port: int) -> dict:
     names = rng.sample(SERVICES, 4)
     other_ports = [p for p in range(8000, 9900, 10) if str(port) not in str(p)]
     tree: dict[str, dict] = {ROOT: {"dir": []}}
@@ -150,8 +149,8 @@ def _walk(tree: dict, port: int, stop_at: str) -> list:
     return turns
 
 
-def _case(number: int, rng: random.Random) -> dict:
-    w = _world(number, rng)
+def _case(number: int, rng: random.Random, port: int) -> dict:
+    w = _world(number, rng, port)
     tree, port, (path, service) = w["tree"], w["port"], w["target"]
     prompt = (
         f"Which service under {ROOT} listens on port {port}? Find the YAML config file (.yaml or .yml) that sets "
@@ -203,4 +202,5 @@ def _case(number: int, rng: random.Random) -> dict:
 
 
 def cases(seed: int) -> list[dict]:
-    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}")) for n in range(1, 4)]
+    ports = random.Random(f"{FAMILY}:{seed}:ports").sample(PORTS, 3)  # each sibling asks about its own port
+    return [_case(n, random.Random(f"{FAMILY}:{seed}:{n}"), ports[n - 1]) for n in range(1, 4)]
