@@ -58,13 +58,16 @@ def count(n, shift, round_table):
     return sum((-1) ** k * r * factorial(n - k) for k, r in enumerate(rook_numbers(n, shift, round_table)))
 
 
-def _case(rng, index, difficulty):
+def _case(rng, index, difficulty, asked: set):
     round_table = index % 2 == 0
     while True:
         n = rng.randrange(9, 14)
         shift = rng.randrange(2, n // 2 + 1)
         if round_table and gcd(n, shift) == 1:
             continue  # a shift prime to n is the ménage board in disguise, a known sequence
+        if (n, shift, round_table) in asked:
+            continue  # a sibling asks this already
+        asked.add((n, shift, round_table))
         break
     answer = count(n, shift, round_table)
     cells = 2 * n if round_table else 2 * n - shift
@@ -109,4 +112,5 @@ def _case(rng, index, difficulty):
 
 def cases(seed):
     rng = family_rng(FAMILY, seed)
-    return [_case(rng, i, "hard") for i in range(1, 5)]
+    asked: set = set()
+    return [_case(rng, i, "hard", asked) for i in range(1, 5)]
