@@ -98,3 +98,11 @@ def test_verify_finds_no_problem_in_the_builtin_suite(suite):
     assert (report.solutions_run, report.answers_derived, report.haystacks_rebuilt) == (code, solvers, haystacks)
     assert report.references_graded >= 2 * (len(suite) - code - sum(c.category == "speed" for c in suite))
     print(f"\n{report.summary()} in {elapsed:.1f} s")
+
+
+def test_no_two_cases_ask_the_same_question(accuracy):
+    """Replies scripted per prompt (tests/suite_replies.py), and a reader, tell every case apart."""
+    seen: dict[str, str] = {}
+    for case in accuracy:
+        prompt = "\n".join(str(m.get("content")) for m in case.messages)
+        assert seen.setdefault(prompt, case.id) == case.id, f"{case.id} asks what {seen[prompt]} asks"
