@@ -51,7 +51,8 @@ NAMES = ["lena", "tariq", "sofia", "ben", "yuki", "marco", "ada", "ravi"]
 
 PROPS = {"folder": {"type": "string"}, "emails": {"type": "array", "items": {"type": "string"}},
          "role": {"type": "string", "enum": list(ROLES)},
-         **{flag: {"type": "boolean", "description": f"email {who} about the change"} for flag, who in AUDIENCES.items()},
+         **{flag: {"type": "boolean", "description": f"email {who} about the change"}
+            for flag, who in AUDIENCES.items()},
          "allow_download": {"type": "boolean", "description": "new members may download files"},
          "allow_reshare": {"type": "boolean", "description": "new members may share the folder with others"},
          "link_access": {"type": "boolean", "description": "anyone with the link may open the folder"}}
@@ -118,7 +119,8 @@ def _case(number: int, rng: random.Random) -> dict:
              send({**args, **{f: not v for f, v in notify.items()}}),
              send({**args, **dict.fromkeys(AUDIENCES, True), **dict.fromkeys(FLAGS, True)}),
              send({**args, named: not notify[named]}),
-             tool_turn(("share_folder", args), ("send_email", {"to": emails, "body": f"You now have access to {folder}."}))]
+             tool_turn(("share_folder", args),
+                       ("send_email", {"to": emails, "body": f"You now have access to {folder}."}))]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse",
         # the except sentence (base and exception), then each flag's sentence read through its negations
@@ -129,7 +131,8 @@ def _case(number: int, rng: random.Random) -> dict:
                   "one, the exception turned round, or all-true defaults fail."),
         "prompt": prompt, "tools": TOOLS, "max_tokens": 2048,
         "grader": {"type": "tool_calls", "allow_extra": False, "arguments_match": "exact",
-                   "calls": [{"name": "share_folder", "arguments": {**args, "emails": {"set": emails}}}], "forbidden": ["send_email"]},
+                   "calls": [{"name": "share_folder", "arguments": {**args, "emails": {"set": emails}}}],
+                   "forbidden": ["send_email"]},
         "verify": {"solver": SOLVER.replace("PROMPT", repr(prompt), 1), "reference": send(args), "wrong": wrong},
     }
 

@@ -39,7 +39,8 @@ messages = MESSAGES
 users = [m["content"].lower() for m in messages if m["role"] == "user"]
 mine, partner = {}, {}
 for text in users[:-1]:
-    for item, number in re.findall(r"my (?:order|purchase) for (?:a|an|the) ([a-z ]+?),? (?:is |number )?#(\d{6})", text):
+    owned = r"my (?:order|purchase) for (?:a|an|the) ([a-z ]+?),? (?:is |number )?#(\d{6})"
+    for item, number in re.findall(owned, text):
         mine[item] = number
     for wrong, right in re.findall(r"#(\d{6}) was a typo, the right number is #(\d{6})", text):
         mine = {k: (right if v == wrong else v) for k, v in mine.items()}
@@ -105,8 +106,8 @@ def _case(number: int, rng: random.Random) -> dict:
     other_reason = next(r for r in REASONS if r != reason)
     wrong = [REFUSAL, "Which order would you like me to cancel? Please give me the order number.",
              *[send({**args, "order_id": d}) for d in decoys], send({**args, "order_id": f"#{target}"}),
-             send({**args, "reason": other_reason}), tool_turn(("cancel_order", args), ("cancel_order",
-                                                                                        {**args, "order_id": decoys[0]})),
+             send({**args, "reason": other_reason}),
+             tool_turn(("cancel_order", args), ("cancel_order", {**args, "order_id": decoys[0]})),
              tool_turn(("create_return", {"order_id": target}))]
     return {
         "id": f"{FAMILY}-{number:02d}", "family": FAMILY, "category": "tooluse",
