@@ -146,7 +146,7 @@ def _contact(country: str, rng: random.Random, keep: set[str]) -> tuple[str, dic
             shown.append(f"T +49 {work[:2]} {work[2:5]} {work[5:]}")
         address = {"street": street, "postal_code": place[1], "city": place[2]}
     elif country == "US":
-        street, unit = f"{number}00 {place[0]}", f"Suite {rng.randint(2, 9)}00"
+        street, unit = f"{rng.randint(1, 99)}00 {place[0]}", f"Suite {rng.randint(2, 9)}00"
         lines.append((f"{unit}, " if "unit" in keep else "") + street)
         lines += [f"{place[2]}, {place[3]} {place[1]}", COUNTRY[country]]
         area = rng.choice(["415", "512"])
