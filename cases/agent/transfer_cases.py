@@ -207,8 +207,8 @@ def _case(number: int, rng: random.Random) -> dict:
                   "must end with one transfer from the right source and no reservation held. Traps: the held "
                   "reservation left behind, the short source reserved for what it has, a direct stock adjustment, the "
                   "first source reported, the kept reservation counted as released. Why a strong 30B model fails "
-                  "(siblings 2 and 3): after a failed booking it moves on to the next source and leaves the reservation held, or "
-                  "reserves what a short source has; the state check sees both."),
+                  "(siblings 2 and 3): after a failed booking it moves on to the next source and leaves the "
+                  "reservation held, or reserves what a short source has; the state check sees both."),
         "verify": {"solver": SOLVER.format(order=sources, stock=stock, closed=closed, qty=qty, rsv=rsv,
                                            xfer=xfer),
                    "reference": [*walk, f"The transfer is booked.\n\n{answer}"], "wrong": wrong},
