@@ -71,6 +71,9 @@ def _case(rng, index):
         It bounces off the sides, the angle out equal to the angle in, and stops as soon as it reaches a corner.
         {question}
     """
+    tail = "" if ask != "points" else (
+        f"The path passes {span + 1} whole-number points with repeats, so {span + 1} - {crossings} = {answer} "
+        f"different ones.")
     reference = f"""
         Unfold the table: reflect the table rather than the ball, and the path becomes the straight line y = x,
         which first meets a corner of a copy at x = lcm({p}, {q}) = {span}. With gcd {g}, the table is {g}
@@ -78,7 +81,7 @@ def _case(rng, index):
         It crosses {b - 1} vertical and {a - 1} horizontal copy borders, so it bounces {a + b - 2} times.
         Two whole time steps t < t' land on one point exactly when t' ≡ t modulo one doubled side and
         t' ≡ -t modulo the other; counting those pairs gives ({a} - 1)({b} - 1)/2 = {crossings} crossing
-        points, each passed twice. {'' if ask != 'points' else f'The path passes {span + 1} whole-number points with repeats, so {span + 1} - {crossings} = {answer} different ones.'}
+        points, each passed twice. {tail}
 
         Answer: {answer}
     """

@@ -102,8 +102,9 @@ def _case(rng, index):
     """
     hardness = {"steps": 4 if ask == "inside" else 6, "search": a * b * c, "traps": len(set(traps) - {answer})}
     trap_words = ", ".join(f"{w} ({t})" for w, t in zip(words, traps, strict=True))
+    more = "" if ask == "inside" else ", then the extra cubes met at edges and corners"
     notes = f"""A {a} x {b} x {c} stretch ({a * b * c} cubes): the count is inclusion-exclusion on whole-coordinate
-        crossings with three pairwise gcds and a triple one{'' if ask == 'inside' else ', then the extra cubes met at edges and corners'}.
+        crossings with three pairwise gcds and a triple one{more}.
         A 27-32B model tends to drop the triple gcd or the touching cubes. Traps: {trap_words}."""
     return numeric_case(
         family=FAMILY, hardness=hardness, index=index, prompt=prompt, answer=answer, traps=traps,

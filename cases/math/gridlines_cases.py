@@ -107,7 +107,8 @@ def _case(rng, index):
     size = {"triangles": 3, "lines": 2, "quadruples": 4}[ask]
     hardness = {"steps": 8, "search": comb(n, size), "traps": len(set(traps) - {answer})}
     trap_words = ", ".join(f"{w_} ({t})" for w_, t in zip(words, traps, strict=True))
-    notes = f"""A {w} x {h} grid of {n} points: {comb(n, size)} sets of {size} points cannot be checked one by one; the count
+    notes = f"""A {w} x {h} grid of {n} points: {comb(n, size)} sets of {size} points cannot be checked one
+        by one; the count
         needs the extreme-pair (or first-point) idea and a sum over about {w * h} differences with gcds, where
         sloped lines such as (1, 2) or (2, 3) are easy to miss. A 27-32B model tends to take out only rows,
         columns and diagonals. Traps: {trap_words}."""

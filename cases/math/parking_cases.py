@@ -70,13 +70,15 @@ def _case(rng, index):
         list of preferences gives one preferred spot for each car, in arrival order, so there are {m}^{n} lists.
         {question}
     """
+    tail = {"all": "", "chance": f"Divided by the {m ** n} equally likely lists: {spell(answer)}.",
+            "last": f"With spot {m} empty as well, nobody prefers spot {m} and the cars all park in spots "
+                    f"1..{m - 1}: the same count for {m - 1} spots, ({m - n})·{m}^{n - 1} = {spell(answer)}."}[ask]
     reference = f"""
         Add a spot {m + 1} and close the street into a circle. On the circle every car parks, leaving
         {m + 1 - n} spots empty, and turning every preference by one spot turns the empty spots with it, so
         among the {m + 1}^{n} circular lists a fraction {m + 1 - n}/{m + 1} leave spot {m + 1} empty. Those are
         exactly the lists where everyone parks on the street: ({m + 1 - n})·{m + 1}^{n - 1} = {everyone}.
-        {f'With spot {m} empty as well, nobody prefers spot {m} and the cars all park in spots 1..{m - 1}: the same count for {m - 1} spots, ({m - n})·{m}^{n - 1} = {spell(answer)}.' if ask == 'last' else ''}
-        {f'Divided by the {m ** n} equally likely lists: {spell(answer)}.' if ask == 'chance' else ''}
+        {tail}
 
         Answer: {spell(answer)}
     """

@@ -126,31 +126,35 @@ def _case(rng, index):
         if coeffs[-1] and sum(1 for c in coeffs if c) >= d - 1 and all(evaluate(coeffs, x) for x in range(-7, 8)):
             break
     poly = polynomial(coeffs)
+    lead = f"Let r1, ..., r{d} be the roots of P(x) = {poly} (with multiplicity, complex ones included)."
     if ask == "power":
         k = rng.randrange(8, 11)
         p = power_sums(coeffs, k)
         answer = p[k]
         traps = [power_sums(coeffs, k, signed=False)[k], p[k - 1], power_sums(coeffs, k + 1)[k + 1]]
         words = ["the m·e_m term always added with a plus sign", "p_(k-1)", "p_(k+1)"]
-        question = f"Let r1, ..., r{d} be the roots of x ↦ {poly} (with multiplicity, complex ones included). What is r1^{k} + ... + r{d}^{k}?"
+        question = f"{lead} What is r1^{k} + ... + r{d}^{k}?"
         work = f"Newton's identities p_m = e1·p_(m-1) - e2·p_(m-2) + ... ± m·e_m give p_1..p_{k}: {p[1:]}"
         k_param = k
     elif ask == "reciprocal":
         a = rng.choice([v for v in range(-5, 6) if v not in (0, 1, -1)])
         answer = Fraction(derivative_at(coeffs, a), evaluate(coeffs, a))
+        mean = Fraction(-coeffs[0], d)
         traps = [Fraction(evaluate(coeffs, a), derivative_at(coeffs, a)), -answer,
-                 Fraction(-coeffs[0]) / (a - Fraction(-coeffs[0], d)) if a * d != -coeffs[0] else answer + 2]
-        words = ["P(a)/P'(a) upside down", "Σ 1/(r - a), the sign flipped", "d over (a minus the mean root) style guess"]
-        question = f"Let r1, ..., r{d} be the roots of P(x) = {poly} (with multiplicity, complex ones included). What is 1/({a} - r1) + ... + 1/({a} - r{d})?"
-        work = f"Σ 1/(a - r) = P'(a)/P(a) with a = {a}: P'({a}) = {derivative_at(coeffs, a)}, P({a}) = {evaluate(coeffs, a)}"
+                 d / (a - mean) if a != mean else answer + 2]
+        words = ["P(a)/P'(a) upside down", "Σ 1/(r - a), the sign flipped", "every root replaced by their mean"]
+        question = f"{lead} What is 1/({a} - r1) + ... + 1/({a} - r{d})?"
+        work = (f"Σ 1/(a - r) = P'(a)/P(a) with a = {a}: P'({a}) = {derivative_at(coeffs, a)}, "
+                f"P({a}) = {evaluate(coeffs, a)}")
         k_param = a
     else:
         re, im = at_i(coeffs)
         answer = re * re + im * im
         traps = [re * re - im * im, abs(evaluate(coeffs, 1)) * abs(evaluate(coeffs, -1)), re + im]
         words = ["P(i)² read as re² - im²", "P(1)·P(-1) (roots of r² - 1)", "re + im"]
-        question = f"Let r1, ..., r{d} be the roots of P(x) = {poly} (with multiplicity, complex ones included). What is (r1² + 1)(r2² + 1)···(r{d}² + 1)?"
-        work = f"Π (r² + 1) = Π (r - i)(r + i) = P(i)·P(-i) = |P(i)|², and P(i) = {re} + {im}i"
+        question = f"{lead} What is (r1² + 1)(r2² + 1)···(r{d}² + 1)?"
+        sign = "-" if im < 0 else "+"
+        work = f"Π (r² + 1) = Π (r - i)(r + i) = P(i)·P(-i) = |P(i)|², and P(i) = {re} {sign} {abs(im)}i"
         k_param = 0
     prompt = f"""
         {question}
