@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from polling import wait_for
 from synthetic_run import write_run
 
 from pytest_crucible.analysis import report_html
@@ -167,3 +168,24 @@ def test_a_small_runs_page_does_not_wait_for_a_big_one(tmp_path):
         assert big.name not in pages  # a second request for the big run waits for the first
     waiting.join(timeout=60)
     assert big.name in pages and "pytest-crucible report" in pages[big.name]
+
+
+def test_a_run_list_over_its_budget_answers_with_the_rows_counted_so_far_and_counts_the_rest(tmp_path):
+    out = tmp_path / "results"
+    run_dir = write_run(out, "20250101-100000-slow", models=2, cases=300, seed=3)
+    os.utime(run_dir / ROWS_FILE, (1e9, 1e9))  # ended long ago, no report.json: counted from its rows
+    whole = runs.list_runs(out)[0]
+    assert not whole.counting and sum(whole.counts.values()) == len(read_rows(run_dir))
+    counts = runs.RunCounts(budget_s=0.0)  # past the budget at once: the first 256 lines, then a thread
+    first = runs.list_runs(out, counts)[0]
+    assert first.counting and 0 < sum(first.counts.values()) < sum(whole.counts.values())
+    assert "counting rows" in runs_page(out, [first])
+    wait_for(lambda: not runs.list_runs(out, counts)[0].counting, timeout=60)
+    later = runs.list_runs(out, counts)[0]
+    assert (later.counts, later.models, later.damage) == (whole.counts, whole.models, whole.damage)
+
+
+def runs_page(out, listed) -> str:
+    from pytest_crucible.analysis.report_html import templates
+    return templates().get_template("runs.html").render(policy=None, title="t", links=[], results_dir=str(out),
+                                                        runs=listed)

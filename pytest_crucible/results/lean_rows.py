@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import Any
 
-from pytest_crucible.results.row import MEASURED, ROW_FIELD_ORDER, SCORED, Row
+from pytest_crucible.results.row import ROW_FIELD_ORDER, SCORED, Row, outcome_read
 
 TEXT_FIELDS = ("answer_text", "reasoning", "tool_calls", "answer", "turns", "trace", "grade_details")
 # no reader of lean rows looks at these: left out (long, or one per row and never read); those a Row would
@@ -89,10 +89,8 @@ class LeanRows:
                 values[name] = dict(zip(map(share, found, found), found.values()))
         for name in plan.valued:
             values[name] = self._shared_value(name, values[name])
-        if plan.maybe_speed and values.get("outcome") in SCORED and (
-                values.get("kind") == "speed" or (values.get("category") == "speed" and values.get("speed"))):
-            # as Row.from_dict reads it: a row of 0.2 called a measurement passed and an untrustworthy one failed
-            values["outcome"] = MEASURED if values["outcome"] == "passed" else "error"
+        if plan.maybe_speed and values.get("outcome") in SCORED:
+            values["outcome"] = outcome_read(values)
         return Row(**values)
 
     def _shared_value(self, name: str, value: Any) -> Any:

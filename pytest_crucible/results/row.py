@@ -231,11 +231,17 @@ class Row:
             values.setdefault(name, None if name in ("run_id", "seed") else "")
         values.setdefault("tags", [])
         values.setdefault("repeat", 1)
-        speed = values.get("kind") == "speed" or (values.get("category") == "speed" and values.get("speed"))
-        if speed and values.get("outcome") in SCORED:
-            # a row of 0.2 called a measurement passed and an untrustworthy one failed
-            values["outcome"] = MEASURED if values["outcome"] == "passed" else "error"
+        values["outcome"] = outcome_read(values)
         return cls(**values)
+
+
+def outcome_read(data: Mapping[str, Any]) -> Any:
+    """A row's outcome as read back: a speed row of 0.2 called a measurement passed and an untrustworthy one
+    failed (measured and error since)."""
+    outcome = data.get("outcome")
+    if outcome in SCORED and (data.get("kind") == "speed" or (data.get("category") == "speed" and data.get("speed"))):
+        return MEASURED if outcome == "passed" else "error"
+    return outcome
 
 
 ROW_FIELDS = frozenset(f.name for f in dataclasses.fields(Row))  # once: compare reads tens of thousands of rows
@@ -320,54 +326,22 @@ def row_problem(data: Any) -> str | None:
     """Why `data` (a parsed line of rows.jsonl) is not a row, or None when it is one."""
     if not isinstance(data, dict):
         return f"a JSON {type(data).__name__}, not a row object"
-    text_problem, types_problem = _typed_problems(data)
-    return _problem(data, text_problem, types_problem)
-
-
-def _typed_problems(data: dict[str, Any]) -> tuple[str | None, str | None]:
-    """What is wrong with the types of a row's fields: (a text field that is not text, another field of
-    the wrong type). Both depend on the fields present and their values' types alone."""
     for name in _TEXT_FIELDS:
         if not isinstance(data.get(name), str):
-            return f"no text {name!r}", None
+            return f"no text {name!r}"
+    if data.get("outcome") not in OUTCOMES:
+        return f"no outcome ({', '.join(OUTCOMES)})"
     if _exact_types_fit(data):  # else the slow check below says which field is wrong
-        return None, None
+        return _tags_problem(data)
     for name, types in _OPTIONAL_TYPES.items():
         value = data.get(name, types[0]() if types[0] is not type(None) else None)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            return None, f"field {name!r} is a {type(value).__name__}"
-    return None, None
+            return f"field {name!r} is a {type(value).__name__}"
+    return _tags_problem(data)
 
 
-def _problem(data: dict[str, Any], text_problem: str | None, types_problem: str | None) -> str | None:
-    """row_problem's verdict, in its order, given `_typed_problems`' answer for `data`."""
-    if text_problem:
-        return text_problem
-    if data.get("outcome") not in OUTCOMES:
-        return f"no outcome ({', '.join(OUTCOMES)})"
-    if types_problem:
-        return types_problem
+def _tags_problem(data: dict[str, Any]) -> str | None:
     tags = data.get("tags", [])
-    if type(tags) is list and not tags:
-        return None
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return "field 'tags' is not a list of text"
     return None
-
-
-class RowShapes:
-    """`row_problem` for the many rows of one file, cheaper: the type checks' verdict depends only on which
-    fields a row has, in which order, and their values' types, and the rows of one run share a handful of
-    those signatures, so each is checked once (what is left per row: the outcome and the tags)."""
-
-    def __init__(self) -> None:
-        self._verdicts: dict[tuple[tuple[str, ...], tuple[type, ...]], tuple[str | None, str | None]] = {}
-
-    def problem(self, data: Any) -> str | None:
-        if type(data) is not dict:
-            return row_problem(data)
-        signature = (tuple(data), tuple(map(type, data.values())))
-        verdict = self._verdicts.get(signature)
-        if verdict is None:
-            verdict = self._verdicts[signature] = _typed_problems(data)
-        return _problem(data, *verdict)

@@ -25,7 +25,7 @@ from filelock import FileLock, Timeout
 from pytest_crucible.common.errors import CrucibleError, InputError
 from pytest_crucible.common.filelocks import exclusive
 from pytest_crucible.common.numbers import dumps_finite
-from pytest_crucible.results.row import RowShapes, row_problem
+from pytest_crucible.results.row import row_problem
 
 if TYPE_CHECKING:
     from pytest_crucible.results.row import Row
@@ -220,12 +220,11 @@ def iter_numbered_rows(path: str | os.PathLike[str], *, warn: Callable[[str], No
     if path.is_dir():
         path = path / ROWS_FILE
     skipped: list[tuple[int, str]] = []
-    shapes = RowShapes()
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, start=1):
             if only is not None and number not in only:
                 continue
-            row, problem = parse_row_line(raw, shapes)
+            row, problem = parse_row_line(raw)
             if problem:
                 skipped.append((number, problem))
             elif row is not None:
@@ -234,9 +233,8 @@ def iter_numbered_rows(path: str | os.PathLike[str], *, warn: Callable[[str], No
         (warn or _warn_stderr)(damaged_lines_message(path, skipped))
 
 
-def parse_row_line(raw: bytes, shapes: RowShapes | None = None) -> tuple[dict[str, Any] | None, str | None]:
-    """(row, None), (None, why the line is skipped) or (None, None) for a blank line. `shapes`: what the
-    file's lines read before this one taught (a reader of many lines passes one, made for the file)."""
+def parse_row_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """(row, None), (None, why the line is skipped) or (None, None) for a blank line."""
     if not raw.strip():
         return None, None
     torn = "" if raw.endswith(b"\n") else " (torn: the file ends inside it)"
@@ -248,7 +246,7 @@ def parse_row_line(raw: bytes, shapes: RowShapes | None = None) -> tuple[dict[st
         data = _ROW_DECODER.decode(text)
     except (ValueError, RecursionError):
         return None, "not JSON" + torn
-    problem = shapes.problem(data) if shapes is not None else row_problem(data)
+    problem = row_problem(data)
     return (None, problem + torn) if problem else (data, None)
 
 
