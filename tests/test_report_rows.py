@@ -70,6 +70,17 @@ def test_the_page_read_from_the_file_is_the_page_of_the_rows_held_whole(tmp_path
         report_html.render_html(report, whole)
 
 
+@pytest.mark.parametrize("page_rows", [7, 10_000])
+def test_texts_kept_only_for_rows_a_list_can_show_give_the_same_page(tmp_path, monkeypatch, page_rows):
+    run_dir = resumed_run(tmp_path)  # rows replaced by later ones: some dropped texts are needed again
+    whole = read_rows(run_dir)
+    monkeypatch.setattr(report_html, "PAGE_ROWS", page_rows)
+    report = aggregate(whole, json.loads((run_dir / "meta.json").read_text()))
+    few = {"problems": (1_500_000, 80, 4000, 7), "passed": (500_000, 80, 4000, 7)}  # texts of 7 rows per list
+    lean = ReportRows.read(run_dir, caps=few)
+    assert report_html.render_html(report, lean) == report_html.render_html(report, whole)
+
+
 def test_crucible_report_writes_what_the_rows_held_whole_write(tmp_path):
     run_dir = resumed_run(tmp_path)
     meta = json.loads((run_dir / "meta.json").read_text())

@@ -166,7 +166,10 @@ def collector_paused() -> Iterator[None]:
 
 
 class _Reader:
-    """One pass over a run's lines: latest rows kept lean, texts clipped as the counts so far allow."""
+    """One pass over a run's lines: latest rows kept lean, texts clipped as the counts so far allow, and
+    only for rows a list can still show: past twice a list's `rows` with texts, those after the first `rows`
+    (by model, case and repeat, the page's order) are dropped, and later rows after them get none (a row
+    that a resume's replacements bring back into the list is read again by its line)."""
 
     def __init__(self, caps: Mapping[str, tuple[int, int, int, int]]):
         self.caps = caps
@@ -174,6 +177,9 @@ class _Reader:
         self.lines: dict[Item, int] = {}
         self.texts: dict[Item, RowTexts] = {}
         self.seen = {name: 0 for name in caps}  # rows read so far per list, replaced ones too
+        self.held: dict[str, set[Item]] = {name: set() for name in caps}  # the items with texts, per list
+        self.listed_in: dict[Item, str] = {}  # the list an item with texts is in
+        self.last: dict[str, Item | None] = {name: None for name in caps}  # rows after it are never listed
         self.lean = LeanRows()
 
     def add(self, number: int, data: dict[str, Any]) -> None:
@@ -182,12 +188,31 @@ class _Reader:
         self.latest.pop(item, None)  # re-inserted: the order is that of the latest rows, as latest_rows keeps it
         self.latest[item] = row
         self.lines[item] = number
-        self.texts.pop(item, None)
+        if self.texts.pop(item, None) is not None:
+            self.held[self.listed_in.pop(item)].discard(item)
         listed = LISTED.get(row.outcome or "") if row.category != "speed" else None
-        if listed is not None and listed in self.caps:
-            self.seen[listed] += 1
-            budget, low, high, most = self.caps[listed]
-            self.texts[item] = RowTexts.of(data, excerpt_cap(budget, min(most, self.seen[listed]), low, high))
+        if listed is None or listed not in self.caps:
+            return
+        self.seen[listed] += 1
+        budget, low, high, most = self.caps[listed]
+        last = self.last[listed]
+        if last is not None and item > last:
+            return
+        self.texts[item] = RowTexts.of(data, excerpt_cap(budget, min(most, self.seen[listed]), low, high))
+        self.listed_in[item] = listed
+        held = self.held[listed]
+        held.add(item)
+        if most and len(held) >= 2 * most:
+            self._keep_first(listed, most)
+
+    def _keep_first(self, listed: str, most: int) -> None:
+        """Keep the texts of the list's first `most` rows, in the page's order."""
+        first = sorted(self.held[listed])
+        for item in first[most:]:
+            del self.texts[item]
+            del self.listed_in[item]
+        self.held[listed] = set(first[:most])
+        self.last[listed] = first[most - 1]
 
 
 def lean_rows(path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> list[Row]:
