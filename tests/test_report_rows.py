@@ -200,3 +200,19 @@ def runs_page(out, listed) -> str:
     from pytest_crucible.analysis.report_html import templates
     return templates().get_template("runs.html").render(policy=None, title="t", links=[], results_dir=str(out),
                                                         runs=listed)
+
+
+def test_recover_finds_its_items_in_streamed_rows_as_in_rows_held_whole():
+    from pytest_crucible.apps.recover import cut_in_reasoning
+    from pytest_crucible.results.row import latest_rows
+
+    def row(case, outcome, truncated=None, repeat=1):
+        return {"model": "m", "case_id": case, "repeat": repeat, "outcome": outcome, "truncated": truncated,
+                "reasoning": "x" * 50, "answer_text": ""}
+
+    rows = [row("A", "failed", "reasoning"), row("B", "passed"), row("C", "failed", "reasoning"),
+            row("A", "passed"), row("B", "failed", "reasoning"), row("C", "failed", "reasoning", repeat=2),
+            row("D", "failed", "answer"), row("C", "error")]
+    held = [r for r in latest_rows(rows) if r.outcome == "failed" and r.truncated == "reasoning"]
+    assert [(r.case_id, r.repeat) for r in held] == [("B", 1), ("C", 2)]
+    assert cut_in_reasoning(iter(rows)) == held == cut_in_reasoning(Row.from_dict(r) for r in rows)
