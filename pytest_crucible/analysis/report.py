@@ -11,8 +11,18 @@ from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
-from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
+from pytest_crucible.analysis.json_shapes import (
+    Brief,
+    Estimate,
+    ModelReport,
+    Repeats,
+    Report,
+    Tally,
+    TokenTotals,
+    Truncated,
+)
 from pytest_crucible.analysis.report_rows import ReportRows, collector_paused
 from pytest_crucible.analysis.stats import (
     clustered_interval,
@@ -115,7 +125,18 @@ def repeats_section(rows: list[Row]) -> Repeats | None:
     }
 
 
-def _model_totals(rows: list[Row]) -> dict:
+class _Totals(TypedDict):
+    """ModelReport's skips, tokens, cost and failures."""
+    skipped: int
+    provider_down: int
+    tokens: TokenTotals
+    cost_usd: float
+    judge_cost_usd: float
+    failures: list[Brief]
+    errors: list[Brief]
+
+
+def _model_totals(rows: list[Row]) -> _Totals:
     """A model's skips, tokens, cost and failures, in one pass over its rows (floats summed by `sum`, in
     row order, as each total always was)."""
     skipped = provider_down = estimated = prompt = completion = reasoning = 0

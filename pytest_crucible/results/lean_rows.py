@@ -69,7 +69,7 @@ class LeanRows:
     def __init__(self) -> None:
         self._plans: dict[tuple[str, ...], _Plan] = {}
         self._shared: dict[Any, Any] = {}
-        self._empties = {"params": {}, "tool_calls": [], "turns": [], "tags": []}
+        self._empties: dict[str, Any] = {"params": {}, "tool_calls": [], "turns": [], "tags": []}
 
     def make(self, data: dict[str, Any]) -> Row:
         """The lean Row of `data` (a row `row_problem` passed): what `Row.from_dict(data)` would be, less
