@@ -216,3 +216,27 @@ def test_recover_finds_its_items_in_streamed_rows_as_in_rows_held_whole():
     held = [r for r in latest_rows(rows) if r.outcome == "failed" and r.truncated == "reasoning"]
     assert [(r.case_id, r.repeat) for r in held] == [("B", 1), ("C", 2)]
     assert cut_in_reasoning(iter(rows)) == held == cut_in_reasoning(Row.from_dict(r) for r in rows)
+
+
+def test_a_lean_row_is_the_row_from_dict_less_its_texts(tmp_path):
+    import dataclasses
+
+    from pytest_crucible.results.lean_rows import UNREAD_FIELDS, LeanRows
+
+    run_dir = write_run(tmp_path, "20250101-100000-shapes", models=2, cases=30, seed=7)
+    rows = read_rows(run_dir)
+    rows += [{"model": "m", "case_id": "S1", "outcome": "passed", "kind": "speed", "category": "speed"},  # 0.2's
+             {"model": "m", "case_id": "S2", "outcome": "failed", "category": "speed", "speed": {"plan": {}}},
+             {"model": "m", "case_id": "T1", "outcome": "failed", "tags": ["a", "b"], "repeat": 3,
+              "backend": {"model": "x", "server": ["nested", ["list"]]}, "timings": {"ttft_s": 0.5},
+              "tokens": {"completion": 3, "prompt": 1}, "answer_text": "kept out", "params": {"t": 1}}]
+    lean = LeanRows()
+    made = [lean.make(r) for r in rows]
+    for row, data in zip(made, rows):
+        whole = Row.from_dict(data)
+        for name in (f.name for f in dataclasses.fields(Row)):
+            expected = getattr(whole, name) if name not in UNREAD_FIELDS else getattr(Row.from_dict({}), name, None)
+            assert getattr(row, name) == expected, (data.get("case_id"), name)
+    assert [r.outcome for r in made[-3:]] == ["measured", "error", "failed"]
+    assert made[0].timings is not rows[0]["timings"] and list(made[0].timings) == list(rows[0]["timings"])
+    assert all(a is b for a, b in zip(made[0].timings, made[1].timings))  # one string per key name

@@ -50,13 +50,14 @@ class _Plan:
 
     def __init__(self, keys: tuple[str, ...], empties: Mapping[str, Any]):
         kept = [key for key in keys if key in _NAMES and key not in UNREAD_FIELDS]
-        self.names = [_NAMES[key] for key in kept]
-        self.values = _getter(kept)
         shared = [key for key in kept if key in SHARED_TEXTS]
+        self.keyed = [(key, _NAMES[key]) for key in KEYED_DICTS if key in kept]
+        self.valued = [(key, _NAMES[key]) for key in SHARED_VALUES if key in kept]
+        plain = [key for key in kept if key not in SHARED_TEXTS and key not in KEYED_DICTS and key not in SHARED_VALUES]
+        self.plain_names = [_NAMES[key] for key in plain]
+        self.plain_values = _getter(plain)
         self.shared_names = [_NAMES[key] for key in shared]
         self.shared_values = _getter(shared)
-        self.keyed = [name for name in KEYED_DICTS if name in kept]
-        self.valued = [name for name in SHARED_VALUES if name in kept]
         present = set(keys)
         self.defaults = {_NAMES[name]: value for name, value in {**FROM_DICT_DEFAULTS, **empties}.items()
                          if name not in present or name in UNREAD_FIELDS}
@@ -69,6 +70,7 @@ class LeanRows:
     def __init__(self) -> None:
         self._plans: dict[tuple[str, ...], _Plan] = {}
         self._shared: dict[Any, Any] = {}
+        self._key_names: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._empties: dict[str, Any] = {"params": {}, "tool_calls": [], "turns": [], "tags": []}
 
     def make(self, data: dict[str, Any]) -> Row:
@@ -79,19 +81,26 @@ class LeanRows:
         if plan is None:
             plan = self._plans[keys] = _Plan(keys, self._empties)
         share = self._shared.setdefault
-        values = dict(zip(plan.names, plan.values(data)))
+        values = dict(zip(plan.plain_names, plan.plain_values(data)))
         texts = plan.shared_values(data)
         values.update(zip(plan.shared_names, map(share, texts, texts)))
         values.update(plan.defaults)
-        for name in plan.keyed:
-            found = values[name]
-            if type(found) is dict:
-                values[name] = dict(zip(map(share, found, found), found.values()))
-        for name in plan.valued:
-            values[name] = self._shared_value(name, values[name])
+        for key, name in plan.keyed:
+            found = data[key]
+            values[name] = self._rekeyed(found) if type(found) is dict else found
+        for key, name in plan.valued:
+            values[name] = self._shared_value(key, data[key])
         if plan.maybe_speed and values.get("outcome") in SCORED:
             values["outcome"] = outcome_read(values)
         return Row(**values)
+
+    def _rekeyed(self, found: dict[str, Any]) -> dict[str, Any]:
+        """`found` with the names its keys had in the rows before it (one string per name)."""
+        keys = tuple(found)
+        names = self._key_names.get(keys)
+        if names is None:
+            names = self._key_names[keys] = tuple(self._shared.setdefault(key, key) for key in keys)
+        return dict(zip(names, found.values()))
 
     def _shared_value(self, name: str, value: Any) -> Any:
         if not value and type(value) is list:
