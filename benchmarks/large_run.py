@@ -20,7 +20,7 @@ field by field in Python, with a new JSON decoder made for every line. The run l
 every row of a run without a fresh report.json on every load; one lock serialised every page's render.
 
 Where it goes now (session 9; the phases timed in process, CPU s with the machine at load 8-11): reading
-rows.jsonl 4.4 s, of which json's C scanner is about 2.4 (24 us a line: 5 for the reply and reasoning
+rows.jsonl 4.0 s, of which json's C scanner is about 2.4 (24 us a line: 5 for the reply and reasoning
 texts, the rest the ~60 small values around them), making the lean Rows about 1 and the shape check,
 clipping and bookkeeping the rest; aggregate 0.8, report.json 0.4 (json's indenting encoder), the page
 1.1 (matplotlib's five charts 0.6) plus 0.4 importing matplotlib. What came off (same machine, same load,
@@ -35,9 +35,10 @@ old and new code interleaved, medians of 3):
   - the run list: a run without report.json is counted for at most COUNT_BUDGET_S (0.5 s) per load and
     the rest on a thread (the list says "counting rows"), each line counted from its fields without a
     Row (3.4 -> 2.0 s CPU for the whole count).
-  `crucible report` CPU 8.6 -> 7.8 s (load 10; 8.2 -> 7.3 at load 8; 8.4 before on a quiet machine),
-  peak RSS 383 -> 310 MB; the big run's page CPU 6.5 -> 5.6 s; run list without report.json, first load
-  7.9 -> 0.9 s wall.
+  `crucible report` CPU 8.95 -> 7.60 s and wall 25.9 -> 19.4 s (load 10; 8.4 s before on a quiet
+  machine), peak RSS 383 -> 310 MB; the big run's page (the GUI's render, in process) CPU 6.8 -> 5.6 s;
+  counting the big run's rows for the run list 3.5 -> 2.1 s CPU, and its first load 7.9 -> 0.9 s wall.
+  Every report byte-identical to the old code's but for the written time (checked on these rows).
 Tried and left out: orjson parses these lines in half the time (12 against 25 us a line), but reads an
 integer past 64 bits as a float without a word (a graded answer can be one), and telling such a line
 apart (a regular expression for 19 digits) costs more than it saves; a shape check cached per field

@@ -15,10 +15,10 @@ of plotting library it also prints the size of the script that plotly or bokeh w
 when they are installed.
 
 `--large` (benchmarks/large_run.py, whose docstring says where the time goes): 100,000 rows, 516 MB. On
-the shared 2-core machine at load 8-10, medians of 3 with the old and new code interleaved, session 9
-took `crucible report` from 8.6 to 7.8 CPU s (wall 26 -> 23 s under that load) and 383 to 310 MB peak
-RSS, the big run's page from 6.5 to 5.6 CPU s, and the run list's first load with the big run lacking
-report.json from 7.9 to 0.9 s (counted in the background past 0.5 s). Half of what is left is json's
+the shared 2-core machine at load 10, medians of 3 with the old and new code interleaved, session 9
+took `crucible report` from 8.95 to 7.60 CPU s (wall 25.9 -> 19.4 s under that load) and 383 to 310 MB
+peak RSS, the big run's page from 6.8 to 5.6 CPU s, and the run list's first load with the big run
+lacking report.json from 7.9 to 0.9 s (counted in the background past 0.5 s). Half of what is left is json's
 parsing of the lines; the stdlib stays (orjson halves it but reads integers past 64 bits as floats).
 """
 
