@@ -35,9 +35,11 @@ old and new code interleaved, medians of 3):
   - the run list: a run without report.json is counted for at most COUNT_BUDGET_S (0.5 s) per load and
     the rest on a thread (the list says "counting rows"), each line counted from its fields without a
     Row (3.4 -> 2.0 s CPU for the whole count).
-  `crucible report` CPU 8.95 -> 7.60 s and wall 25.9 -> 19.4 s (load 10; 8.4 s before on a quiet
-  machine), peak RSS 383 -> 310 MB; the big run's page (the GUI's render, in process) CPU 6.8 -> 5.6 s;
-  counting the big run's rows for the run list 3.5 -> 2.1 s CPU, and its first load 7.9 -> 0.9 s wall.
+  `crucible report` CPU 8.95 -> 7.60 s and wall 25.9 -> 19.4 s at load 10, 7.48 -> 6.35 s and
+  15.7 -> 11.0 s at load 3-5; peak RSS 383 -> 310 MB; the big run's page (the GUI's render, in process)
+  CPU 6.8 -> 5.6 s at load 10, 5.85 -> 5.01 s at load 3-5; counting the big run's rows for the run list
+  3.5 -> 1.9 s CPU, and the list's first load 7.9 -> 0.6 s wall. This benchmark at load 3-8: report
+  6.4 s CPU (7.6 wall), 310 MB; the page 5.1 s CPU; compare 6.5 s CPU.
   Every report byte-identical to the old code's but for the written time (checked on these rows).
 Tried and left out: orjson parses these lines in half the time (12 against 25 us a line), but reads an
 integer past 64 bits as a float without a word (a graded answer can be one), and telling such a line
