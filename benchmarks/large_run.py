@@ -18,6 +18,33 @@ dict copy of every row (dataclasses.asdict, a deep copy) for the page, 55% of th
 in memory, twice over; rows turned into Row objects twice (aggregate and page), each line's shape checked
 field by field in Python, with a new JSON decoder made for every line. The run list re-read
 every row of a run without a fresh report.json on every load; one lock serialised every page's render.
+
+Where it goes now (session 9; the phases timed in process, CPU s with the machine at load 8-11): reading
+rows.jsonl 4.0 s, of which json's C scanner is about 2.4 (24 us a line: 5 for the reply and reasoning
+texts, the rest the ~60 small values around them), making the lean Rows about 1 and the shape check,
+clipping and bookkeeping the rest; aggregate 0.8, report.json 0.4 (json's indenting encoder), the page
+1.1 (matplotlib's five charts 0.6) plus 0.4 importing matplotlib. What came off (same machine, same load,
+old and new code interleaved, medians of 3):
+  - a Row made from keyword names that are the class's own strings: CPython matches those by identity,
+    json's names letter by letter (Row(**values) 7.3 -> 3.6 us); what to take from, share in and fill
+    into a row worked out once per field list (results/lean_rows.py), not per row;
+  - the texts clipped only for rows the page's lists can still show (the first 10,000 per list by model
+    and case: 78% of the rows' texts never made, and 70 MB less);
+  - _tally and the model totals in one pass each instead of eight; report.json dumped without the NaN
+    walk when it holds none (it is retried with it if json refuses);
+  - the run list: a run without report.json is counted for at most COUNT_BUDGET_S (0.5 s) per load and
+    the rest on a thread (the list says "counting rows"), each line counted from its fields without a
+    Row (3.4 -> 2.0 s CPU for the whole count).
+  `crucible report` CPU 8.95 -> 7.60 s and wall 25.9 -> 19.4 s at load 10, 7.48 -> 6.35 s and
+  15.7 -> 11.0 s at load 3-5; peak RSS 383 -> 310 MB; the big run's page (the GUI's render, in process)
+  CPU 6.8 -> 5.6 s at load 10, 5.85 -> 5.01 s at load 3-5; counting the big run's rows for the run list
+  3.5 -> 1.9 s CPU, and the list's first load 7.9 -> 0.6 s wall. This benchmark at load 3-8: report
+  6.4 s CPU (7.6 wall), 310 MB; the page 5.1 s CPU; compare 6.5 s CPU.
+  Every report byte-identical to the old code's but for the written time (checked on these rows).
+Tried and left out: orjson parses these lines in half the time (12 against 25 us a line), but reads an
+integer past 64 bits as a float without a word (a graded answer can be one), and telling such a line
+apart (a regular expression for 19 digits) costs more than it saves; a shape check cached per field
+signature saved nothing at these rows' 25 fields.
 """
 
 from __future__ import annotations

@@ -13,6 +13,14 @@ the runs:
 Pages are loaded round-robin (big, small, big, ...) so a noisy machine slows both alike. For the choice
 of plotting library it also prints the size of the script that plotly or bokeh would have to inline,
 when they are installed.
+
+`--large` (benchmarks/large_run.py, whose docstring says where the time goes): 100,000 rows, 516 MB. On
+the shared 2-core machine at load 10, medians of 3 with the old and new code interleaved, session 9
+took `crucible report` from 8.95 to 7.60 CPU s (wall 25.9 -> 19.4 s under that load) and 383 to 310 MB
+peak RSS, the big run's page from 6.8 to 5.6 CPU s, and the run list's first load with the big run
+lacking report.json from 7.9 to 0.6 s (counted in the background past 0.5 s); at load 3-5 the report
+took 7.5 -> 6.4 CPU s (15.7 -> 11.0 s wall) and the page 5.9 -> 5.0. Half of what is left is json's
+parsing of the lines; the stdlib stays (orjson halves it but reads integers past 64 bits as floats).
 """
 
 from __future__ import annotations

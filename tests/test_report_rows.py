@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from polling import wait_for
 from synthetic_run import write_run
 
 from pytest_crucible.analysis import report_html
@@ -67,6 +68,17 @@ def test_the_page_read_from_the_file_is_the_page_of_the_rows_held_whole(tmp_path
     tight = {"problems": (2_000, 80, 4000, 10_000), "passed": (2_000, 80, 4000, 10_000)}
     assert report_html.render_html(report, ReportRows.read(run_dir, caps=tight)) == \
         report_html.render_html(report, whole)
+
+
+@pytest.mark.parametrize("page_rows", [7, 10_000])
+def test_texts_kept_only_for_rows_a_list_can_show_give_the_same_page(tmp_path, monkeypatch, page_rows):
+    run_dir = resumed_run(tmp_path)  # rows replaced by later ones: some dropped texts are needed again
+    whole = read_rows(run_dir)
+    monkeypatch.setattr(report_html, "PAGE_ROWS", page_rows)
+    report = aggregate(whole, json.loads((run_dir / "meta.json").read_text()))
+    few = {"problems": (1_500_000, 80, 4000, 7), "passed": (500_000, 80, 4000, 7)}  # texts of 7 rows per list
+    lean = ReportRows.read(run_dir, caps=few)
+    assert report_html.render_html(report, lean) == report_html.render_html(report, whole)
 
 
 def test_crucible_report_writes_what_the_rows_held_whole_write(tmp_path):
@@ -167,3 +179,64 @@ def test_a_small_runs_page_does_not_wait_for_a_big_one(tmp_path):
         assert big.name not in pages  # a second request for the big run waits for the first
     waiting.join(timeout=60)
     assert big.name in pages and "pytest-crucible report" in pages[big.name]
+
+
+def test_a_run_list_over_its_budget_answers_with_the_rows_counted_so_far_and_counts_the_rest(tmp_path):
+    out = tmp_path / "results"
+    run_dir = write_run(out, "20250101-100000-slow", models=2, cases=300, seed=3)
+    os.utime(run_dir / ROWS_FILE, (1e9, 1e9))  # ended long ago, no report.json: counted from its rows
+    whole = runs.list_runs(out)[0]
+    assert not whole.counting and sum(whole.counts.values()) == len(read_rows(run_dir))
+    counts = runs.RunCounts(budget_s=0.0)  # past the budget at once: the first 256 lines, then a thread
+    first = runs.list_runs(out, counts)[0]
+    assert first.counting and 0 < sum(first.counts.values()) < sum(whole.counts.values())
+    assert "counting rows" in runs_page(out, [first])
+    wait_for(lambda: not runs.list_runs(out, counts)[0].counting, timeout=60)
+    later = runs.list_runs(out, counts)[0]
+    assert (later.counts, later.models, later.damage) == (whole.counts, whole.models, whole.damage)
+
+
+def runs_page(out, listed) -> str:
+    from pytest_crucible.analysis.report_html import templates
+    return templates().get_template("runs.html").render(policy=None, title="t", links=[], results_dir=str(out),
+                                                        runs=listed)
+
+
+def test_recover_finds_its_items_in_streamed_rows_as_in_rows_held_whole():
+    from pytest_crucible.apps.recover import cut_in_reasoning
+    from pytest_crucible.results.row import latest_rows
+
+    def row(case, outcome, truncated=None, repeat=1):
+        return {"model": "m", "case_id": case, "repeat": repeat, "outcome": outcome, "truncated": truncated,
+                "reasoning": "x" * 50, "answer_text": ""}
+
+    rows = [row("A", "failed", "reasoning"), row("B", "passed"), row("C", "failed", "reasoning"),
+            row("A", "passed"), row("B", "failed", "reasoning"), row("C", "failed", "reasoning", repeat=2),
+            row("D", "failed", "answer"), row("C", "error")]
+    held = [r for r in latest_rows(rows) if r.outcome == "failed" and r.truncated == "reasoning"]
+    assert [(r.case_id, r.repeat) for r in held] == [("B", 1), ("C", 2)]
+    assert cut_in_reasoning(iter(rows)) == held == cut_in_reasoning(Row.from_dict(r) for r in rows)
+
+
+def test_a_lean_row_is_the_row_from_dict_less_its_texts(tmp_path):
+    import dataclasses
+
+    from pytest_crucible.results.lean_rows import UNREAD_FIELDS, LeanRows
+
+    run_dir = write_run(tmp_path, "20250101-100000-shapes", models=2, cases=30, seed=7)
+    rows = read_rows(run_dir)
+    rows += [{"model": "m", "case_id": "S1", "outcome": "passed", "kind": "speed", "category": "speed"},  # 0.2's
+             {"model": "m", "case_id": "S2", "outcome": "failed", "category": "speed", "speed": {"plan": {}}},
+             {"model": "m", "case_id": "T1", "outcome": "failed", "tags": ["a", "b"], "repeat": 3,
+              "backend": {"model": "x", "server": ["nested", ["list"]]}, "timings": {"ttft_s": 0.5},
+              "tokens": {"completion": 3, "prompt": 1}, "answer_text": "kept out", "params": {"t": 1}}]
+    lean = LeanRows()
+    made = [lean.make(r) for r in rows]
+    for row, data in zip(made, rows):
+        whole = Row.from_dict(data)
+        for name in (f.name for f in dataclasses.fields(Row)):
+            expected = getattr(whole, name) if name not in UNREAD_FIELDS else getattr(Row.from_dict({}), name, None)
+            assert getattr(row, name) == expected, (data.get("case_id"), name)
+    assert [r.outcome for r in made[-3:]] == ["measured", "error", "failed"]
+    assert made[0].timings is not rows[0]["timings"] and list(made[0].timings) == list(rows[0]["timings"])
+    assert all(a is b for a, b in zip(made[0].timings, made[1].timings))  # one string per key name

@@ -26,15 +26,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytest_crucible.analysis.report_rows import collector_paused
 from pytest_crucible.analysis.stats import BOOTSTRAP_ROUNDS
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.common.numbers import dumps_finite
 from pytest_crucible.engine.session import judge_from_config
 from pytest_crucible.grading.extract import clean_answer
 from pytest_crucible.grading.judge_model import JudgeError
+from pytest_crucible.results.lean_rows import LeanRows
 from pytest_crucible.results.request_metrics import quantile
 from pytest_crucible.results.row import Row, latest_rows
-from pytest_crucible.results.store import read_rows
+from pytest_crucible.results.store import iter_numbered_rows
 from pytest_crucible.suite.case import Case, load_cases
 
 __all__ = ["Game", "Pairwise", "bradley_terry", "bootstrap_intervals", "render_table", "run_pairwise"]
@@ -167,6 +169,19 @@ class Pairwise:
         return out
 
 
+def _answered_rows(run_dir: Path) -> list[Row]:
+    """A run's rows, lean (results/lean_rows.py), each with its reply: what the judge reads, and not the
+    reasoning, tool calls and traces a big run's rows.jsonl is mostly made of."""
+    lean = LeanRows()
+    out = []
+    with collector_paused():
+        for _, data in iter_numbered_rows(run_dir):
+            row = lean.make(data)
+            row.answer_text = data.get("answer_text") or ""  # the row's own field: not shared with other rows
+            out.append(row)
+    return out
+
+
 def collect_answers(run_dirs: list[Path], paths: list[Path] | None = None) -> tuple[dict, dict, list[str], dict]:
     """(players {name: {run, model}}, answers {(case id, case hash): {player: answer}} of the cases two or
     more players answered, left out, the judged cases by (id, hash)) from the runs; the cases are looked
@@ -176,7 +191,7 @@ def collect_answers(run_dirs: list[Path], paths: list[Path] | None = None) -> tu
     for run_dir in run_dirs:
         if not (run_dir / "rows.jsonl").is_file():
             raise CrucibleError(f"{run_dir}: no rows.jsonl here; give run folders such as crucible-results/latest")
-        found += [(run_dir.resolve().name, row) for row in latest_rows(read_rows(run_dir))]
+        found += [(run_dir.resolve().name, row) for row in latest_rows(_answered_rows(run_dir))]
     cases = _judged_cases(paths, {row.seed for _, row in found})
     known_ids = {case_id for case_id, _ in cases}
     kept: list[tuple[str, Row]] = []

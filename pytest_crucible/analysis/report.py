@@ -11,8 +11,18 @@ from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
-from pytest_crucible.analysis.json_shapes import Brief, Estimate, ModelReport, Repeats, Report, Tally, Truncated
+from pytest_crucible.analysis.json_shapes import (
+    Brief,
+    Estimate,
+    ModelReport,
+    Repeats,
+    Report,
+    Tally,
+    TokenTotals,
+    Truncated,
+)
 from pytest_crucible.analysis.report_rows import ReportRows, collector_paused
 from pytest_crucible.analysis.stats import (
     clustered_interval,
@@ -36,33 +46,37 @@ SCHEMA_VERSION = 1
 
 def _tally(rows: list[Row], with_skipped: bool = True) -> Tally:
     counts = {o: 0 for o in OUTCOMES}
-    for row in rows:
-        outcome = row.outcome if row.outcome in OUTCOMES else "error"
-        counts[outcome] += 1
+    # the family is the unit (a standalone case its own, repeats inside): plain Wilson without either
+    by_family: dict[str, tuple[int, int]] = {}  # family -> (passed, scored answers)
+    cut = {"reasoning": 0, "answer": 0}  # replies cut off by the token limit, by where
+    for row in rows:  # one pass: a run's 100,000 rows go through here once per group they are in
+        outcome = row.outcome
+        if outcome in SCORED:
+            counts[outcome] += 1
+            family = row.family or row.case_id
+            passed, seen = by_family.get(family, (0, 0))
+            by_family[family] = (passed + (outcome == "passed"), seen + 1)
+            if row.truncated in cut:
+                cut[row.truncated] += 1
+        else:
+            counts[outcome if outcome in OUTCOMES else "error"] += 1
     passed, failed, errors = counts["passed"], counts["failed"], counts["error"]
     n = passed + failed  # errors and skips never enter the denominator
     rate = round(passed / n, 4) if n else None
-    # the family is the unit (a standalone case its own, repeats inside): plain Wilson without either
-    families = list(_family_counts(rows).values())
+    families = list(by_family.values())
     ci95 = clustered_interval(families)
     n_eff = effective_n(families)
+    # a low score from a tight budget shows as such: the cut replies' share of the scored items
+    truncated: Truncated = {"reasoning": cut["reasoning"], "answer": cut["answer"],
+                            "rate": round((cut["reasoning"] + cut["answer"]) / n, 4) if n else None}
     tally: Tally = {"passed": passed, "failed": failed, "errors": errors, "n": n, "families": len(families),
                     "n_eff": round(n_eff, 1) if n_eff is not None else None, "rate": rate, "ci95": ci95,
-                    "min_detectable_drop": detectable_drop(rate, n_eff), "truncated": _truncated(rows, n)}
+                    "min_detectable_drop": detectable_drop(rate, n_eff), "truncated": truncated}
     if with_skipped:
         tally["skipped"] = counts["skipped"]
         if counts[MEASURED]:  # speed items: measurements, never in passed, failed or n
             tally["measured"] = counts[MEASURED]
     return tally
-
-
-def _truncated(rows: list[Row], n: int) -> Truncated:
-    """Replies cut off by the token limit, by where (in the reasoning, in the answer), and their share of
-    the scored items: a low score from a tight budget shows as such."""
-    scored = [r for r in rows if r.outcome in SCORED]
-    reasoning = sum(1 for r in scored if r.truncated == "reasoning")
-    answer = sum(1 for r in scored if r.truncated == "answer")
-    return {"reasoning": reasoning, "answer": answer, "rate": round((reasoning + answer) / n, 4) if n else None}
 
 
 def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
@@ -72,16 +86,6 @@ def _case_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
         if row.outcome in SCORED:
             passed, n = counts.get(row.case_id, (0, 0))
             counts[row.case_id] = (passed + (row.outcome == "passed"), n + 1)
-    return counts
-
-
-def _family_counts(rows: list[Row]) -> dict[str, tuple[int, int]]:
-    """family (or the case outside one) -> (passed, scored answers) over its cases and their repeats."""
-    counts: dict[str, tuple[int, int]] = {}
-    for row in rows:
-        if row.outcome in ("passed", "failed"):
-            passed, n = counts.get(row.family_key, (0, 0))
-            counts[row.family_key] = (passed + (row.outcome == "passed"), n + 1)
     return counts
 
 
@@ -121,8 +125,47 @@ def repeats_section(rows: list[Row]) -> Repeats | None:
     }
 
 
-def _tokens(rows: list[Row], key: str) -> int:
-    return sum((row.tokens or {}).get(key) or 0 for row in rows)
+class _Totals(TypedDict):
+    """ModelReport's skips, tokens, cost and failures."""
+    skipped: int
+    provider_down: int
+    tokens: TokenTotals
+    cost_usd: float
+    judge_cost_usd: float
+    failures: list[Brief]
+    errors: list[Brief]
+
+
+def _model_totals(rows: list[Row]) -> _Totals:
+    """A model's skips, tokens, cost and failures, in one pass over its rows (floats summed by `sum`, in
+    row order, as each total always was)."""
+    skipped = provider_down = estimated = prompt = completion = reasoning = 0
+    costs: list[float] = []
+    judge_costs: list[float] = []
+    failures: list[Brief] = []
+    errors: list[Brief] = []
+    for r in rows:
+        outcome = r.outcome
+        if outcome == "skipped":
+            skipped += 1
+            provider_down += r.reason.startswith(PROVIDER_DOWN)
+        elif outcome == "failed":
+            failures.append(_brief(r))
+        elif outcome == "error":
+            errors.append(_brief(r))
+        tokens = r.tokens or {}
+        prompt += tokens.get("prompt") or 0
+        completion += tokens.get("completion") or 0
+        reasoning += tokens.get("reasoning") or 0
+        estimated += bool(tokens.get("estimated"))
+        costs.append(r.cost_usd or 0)
+        judge_costs.append((r.judge or {}).get("cost_usd") or 0)
+    return {"skipped": skipped, "provider_down": provider_down,
+            "tokens": {"prompt": prompt, "completion": completion, "reasoning": reasoning, "estimated_rows": estimated},
+            "cost_usd": round(sum(costs), 6),
+            # what the judge's verdicts on this model's answers cost (cached verdicts cost nothing)
+            "judge_cost_usd": round(sum(judge_costs), 6),
+            "failures": failures, "errors": errors}
 
 
 def aggregate(rows, meta: dict | None = None) -> Report:
@@ -144,19 +187,7 @@ def aggregate(rows, meta: dict | None = None) -> Report:
             "categories": {cat: _tally(by_cat[cat]) for cat in order},
             "hard": _tally([r for r in scored if r.difficulty == "hard"], with_skipped=False),
             "total": _tally(scored, with_skipped=False),
-            "skipped": sum(1 for r in mrows if r.outcome == "skipped"),
-            "provider_down": sum(1 for r in mrows if r.outcome == "skipped" and r.reason.startswith(PROVIDER_DOWN)),
-            "tokens": {
-                "prompt": _tokens(mrows, "prompt"),
-                "completion": _tokens(mrows, "completion"),
-                "reasoning": _tokens(mrows, "reasoning"),
-                "estimated_rows": sum(1 for r in mrows if (r.tokens or {}).get("estimated")),
-            },
-            "cost_usd": round(sum(r.cost_usd or 0 for r in mrows), 6),
-            # what the judge's verdicts on this model's answers cost (cached verdicts cost nothing)
-            "judge_cost_usd": round(sum((r.judge or {}).get("cost_usd") or 0 for r in mrows), 6),
-            "failures": [_brief(r) for r in mrows if r.outcome == "failed"],
-            "errors": [_brief(r) for r in mrows if r.outcome == "error"],
+            **_model_totals(mrows),
             "repeats": repeats_section(scored),
             "backend": backend_summary(mrows, (((meta or {}).get("models") or {}).get(name) or {}).get("local")),
             **speed_report(mrows, (meta or {}).get("slo")),

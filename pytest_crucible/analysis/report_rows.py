@@ -4,7 +4,7 @@ page's excerpts need them.
 A 100,000-row rows.jsonl is half a gigabyte of replies and reasoning; holding it whole (and a copy per
 reader) is what made `crucible report` and the GUI slow and large. `ReportRows.read` reads the file once,
 line by line: each row becomes a `Row` without its long texts (the counts, rates and timings need none of
-them), small values shared between rows, and each reply, reasoning and tool-call list is clipped to its
+them; results/lean_rows.py), and each reply, reasoning and tool-call list is clipped to its
 head and tail (`Clipped`): as long as the per-row excerpt can be, given how many rows are listed so far.
 The excerpts' final length is known only at the end (report_html shares a budget between the rows
 listed); a row whose clip proves too short (only when a resume replaced rows) is read again by its line.
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_crucible.results.lean_rows import TEXT_FIELDS, LeanRows
 from pytest_crucible.results.row import Row, latest_rows
 from pytest_crucible.results.store import ROWS_FILE, iter_numbered_rows
 
@@ -33,16 +34,6 @@ EXCERPT_CAPS = {"problems": (EXCERPT_BUDGET, EXCERPT_MIN, EXCERPT_MAX, PAGE_ROWS
                 "passed": (PASSED_BUDGET, EXCERPT_MIN, EXCERPT_MAX, PAGE_ROWS)}
 Item = tuple[str, str, int]  # (model, case id, repeat): what latest_rows keeps one row of
 LISTED = {"failed": "problems", "error": "problems", "passed": "passed"}  # outcome -> the page's list
-TEXT_FIELDS = ("answer_text", "reasoning", "tool_calls", "answer", "turns", "trace", "grade_details")
-# no reader of ReportRows looks at these: left out of the rows kept (long, or one per row and never read);
-# those a Row would make a new empty value for get one empty value shared by the rows of one read
-UNREAD_FIELDS = frozenset((*TEXT_FIELDS, "params", "started_at"))
-EMPTIES = ("empty values",)  # their key in `lean`'s shared values
-# names repeated in many rows: one string object each (json.loads makes a new one per row)
-SHARED_TEXTS = ("run_id", "model", "model_id", "provider", "case_id", "category", "difficulty", "family",
-                "case_hash", "kind", "outcome", "reason", "finish_reason", "truncated", "served_model")
-KEYED_DICTS = ("timings", "tokens")  # one per row, the same keys: one string per key name
-SHARED_VALUES = ("backend", "tags")  # few distinct values in many rows: one object each (never changed)
 
 
 @dataclass(slots=True)
@@ -175,7 +166,10 @@ def collector_paused() -> Iterator[None]:
 
 
 class _Reader:
-    """One pass over a run's lines: latest rows kept lean, texts clipped as the counts so far allow."""
+    """One pass over a run's lines: latest rows kept lean, texts clipped as the counts so far allow, and
+    only for rows a list can still show: past twice a list's `rows` with texts, those after the first `rows`
+    (by model, case and repeat, the page's order) are dropped, and later rows after them get none (a row
+    that a resume's replacements bring back into the list is read again by its line)."""
 
     def __init__(self, caps: Mapping[str, tuple[int, int, int, int]]):
         self.caps = caps
@@ -183,61 +177,50 @@ class _Reader:
         self.lines: dict[Item, int] = {}
         self.texts: dict[Item, RowTexts] = {}
         self.seen = {name: 0 for name in caps}  # rows read so far per list, replaced ones too
-        self.shared: dict[Any, Any] = {}
+        self.held: dict[str, set[Item]] = {name: set() for name in caps}  # the items with texts, per list
+        self.listed_in: dict[Item, str] = {}  # the list an item with texts is in
+        self.last: dict[str, Item | None] = {name: None for name in caps}  # rows after it are never listed
+        self.lean = LeanRows()
 
     def add(self, number: int, data: dict[str, Any]) -> None:
-        row = Row.from_dict(lean(data, self.shared))
+        row = self.lean.make(data)
         item = (row.model, row.case_id, row.repeat)
         self.latest.pop(item, None)  # re-inserted: the order is that of the latest rows, as latest_rows keeps it
         self.latest[item] = row
         self.lines[item] = number
-        self.texts.pop(item, None)
+        if self.texts.pop(item, None) is not None:
+            self.held[self.listed_in.pop(item)].discard(item)
         listed = LISTED.get(row.outcome or "") if row.category != "speed" else None
-        if listed is not None and listed in self.caps:
-            self.seen[listed] += 1
-            budget, low, high, most = self.caps[listed]
-            self.texts[item] = RowTexts.of(data, excerpt_cap(budget, min(most, self.seen[listed]), low, high))
+        if listed is None or listed not in self.caps:
+            return
+        self.seen[listed] += 1
+        budget, low, high, most = self.caps[listed]
+        last = self.last[listed]
+        if last is not None and item > last:
+            return
+        self.texts[item] = RowTexts.of(data, excerpt_cap(budget, min(most, self.seen[listed]), low, high))
+        self.listed_in[item] = listed
+        held = self.held[listed]
+        held.add(item)
+        if most and len(held) >= 2 * most:
+            self._keep_first(listed, most)
 
-
-def lean(data: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
-    """What a lean Row is made of: `data` less UNREAD_FIELDS, its names and small values shared (through
-    `shared`) with the rows read before it (json.loads makes new objects for every row). Lean rows are
-    read, never changed: their shared values would change for all of them."""
-    kept = {key: value for key, value in data.items() if key not in UNREAD_FIELDS}
-    if EMPTIES not in shared:
-        shared[EMPTIES] = {"params": {}, "tool_calls": [], "turns": []}
-    kept.update(shared[EMPTIES])
-    for key in SHARED_TEXTS:
-        value = kept.get(key)
-        if type(value) is str:
-            kept[key] = shared.setdefault(value, value)
-    for key in KEYED_DICTS:
-        value = kept.get(key)
-        if type(value) is dict:
-            kept[key] = {shared.setdefault(k, k): v for k, v in value.items()}
-    for key in SHARED_VALUES:
-        if key not in kept:
-            continue
-        value = kept[key]
-        try:
-            kept[key] = shared.setdefault((key, _frozen(value)), value)
-        except TypeError:  # a value that cannot be a key (a nested list): kept as it is
-            pass
-    return kept
+    def _keep_first(self, listed: str, most: int) -> None:
+        """Keep the texts of the list's first `most` rows, in the page's order."""
+        first = sorted(self.held[listed])
+        for item in first[most:]:
+            del self.texts[item]
+            del self.listed_in[item]
+        self.held[listed] = set(first[:most])
+        self.last[listed] = first[most - 1]
 
 
 def lean_rows(path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None) -> list[Row]:
     """Every row of a run folder or rows.jsonl (replaced ones too), lean as ReportRows keeps them: what
     `crucible compare` pairs."""
-    shared: dict[Any, Any] = {}
+    lean = LeanRows()
     with collector_paused():
-        return [Row.from_dict(lean(data, shared)) for _, data in iter_numbered_rows(path, warn=warn)]
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(value.items())
-    return tuple(value) if isinstance(value, list) else value
+        return [lean.make(data) for _, data in iter_numbered_rows(path, warn=warn)]
 
 
 __all__ = ["Clipped", "ReportRows", "RowTexts", "collector_paused", "excerpt", "excerpt_cap", "lean_rows"]

@@ -335,7 +335,7 @@ def build_app(results_dir: str | os.PathLike, *, token: str | None = None, loopb
     app.state.report_cache = PageCache(REPORT_CACHE)
     app.state.run_locks = KeyedLocks()
     app.state.chart_lock = threading.Lock()  # matplotlib's settings are process-wide: one page's charts at a time
-    app.state.run_counts = runs.RunCounts()  # the run list's counts, kept between loads
+    app.state.run_counts = runs.RunCounts(runs.COUNT_BUDGET_S)  # the run list's counts, kept between loads
     return app
 
 

@@ -17,19 +17,21 @@ Only single-request items are re-asked (a multi-turn item is listed as left out)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pytest_crucible.analysis.json_shapes import Report
 from pytest_crucible.analysis.report import write_reports
+from pytest_crucible.analysis.report_rows import ReportRows
 from pytest_crucible.common.errors import CrucibleError
 from pytest_crucible.engine.item_kinds import ItemContext
 from pytest_crucible.engine.item_runner import run_item
 from pytest_crucible.engine.session import RunSession
 from pytest_crucible.local import LeaseManager
-from pytest_crucible.results.row import Row, latest_rows, max_tokens_for, request_params
-from pytest_crucible.results.store import read_meta, read_rows
+from pytest_crucible.results.row import Row, max_tokens_for, outcome_read, request_params
+from pytest_crucible.results.store import iter_rows, read_meta
 from pytest_crucible.suite.case import Case, load_cases
 
 __all__ = ["FORCE_ANSWER_PROMPT", "Recovery", "cut_in_reasoning", "recover_run"]
@@ -53,9 +55,21 @@ class Recovery:
                 + (f"; {len(self.left_out)} left out" if self.left_out else ""))
 
 
-def cut_in_reasoning(rows) -> list[Row]:
-    """The latest row of each item that failed because its reply ended inside its reasoning."""
-    return [r for r in latest_rows(rows) if r.outcome == "failed" and r.truncated == "reasoning"]
+def cut_in_reasoning(rows: Iterable[Row | Mapping[str, Any]]) -> list[Row]:
+    """The latest row of each item that failed because its reply ended inside its reasoning. `rows` (Rows or
+    their dicts) may stream (`iter_rows`): only those rows are kept, so a big run is never held whole."""
+    latest: dict[tuple[Any, Any, Any], Row] = {}
+    for given in rows:
+        if isinstance(given, Row):
+            item = (given.model, given.case_id, given.repeat)
+            cut = given.outcome == "failed" and given.truncated == "reasoning"
+        else:  # as Row.from_dict reads it
+            item = (given.get("model", ""), given.get("case_id", ""), given.get("repeat", 1))
+            cut = outcome_read(given) == "failed" and given.get("truncated") == "reasoning"
+        latest.pop(item, None)  # a later row replaces it: re-inserted at the latest's place, as latest_rows does
+        if cut:
+            latest[item] = given if isinstance(given, Row) else Row.from_dict(given)
+    return list(latest.values())
 
 
 def recover_run(run_dir: str | Path, *, max_tokens: int | None = None, force_answer: bool = False,
@@ -70,12 +84,11 @@ def recover_run(run_dir: str | Path, *, max_tokens: int | None = None, force_ans
     if not (run_dir / "rows.jsonl").is_file():
         raise CrucibleError(f"{run_dir}: no rows.jsonl here; give a run folder such as crucible-results/latest")
     meta = read_meta(run_dir) or {}
-    rows = read_rows(run_dir)
-    targets = cut_in_reasoning(rows)
+    targets = cut_in_reasoning(iter_rows(run_dir))
     recovery = Recovery()
     if not targets:
         log("no item of this run was cut off in its reasoning")
-        recovery.report = write_reports(run_dir, rows, meta)
+        recovery.report = write_reports(run_dir, ReportRows.read(run_dir), meta)
         return recovery
     seed = meta.get("seed")
     session = RunSession(models=",".join(sorted({r.model for r in targets})),

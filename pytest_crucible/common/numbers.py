@@ -62,4 +62,7 @@ def finite_json(value: object) -> object:
 
 def dumps_finite(value: object, **kwargs: Any) -> str:
     """JSON text of `value`, NaN and infinity written as null (json's default writes `NaN`, not JSON)."""
-    return json.dumps(finite_json(value), allow_nan=False, **kwargs)
+    try:  # the common case, with none: one pass (a big report.json is a million values)
+        return json.dumps(value, allow_nan=False, **kwargs)
+    except ValueError:
+        return json.dumps(finite_json(value), allow_nan=False, **kwargs)

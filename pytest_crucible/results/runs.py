@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pytest_crucible.results.row import MEASURED, OUTCOMES, Row
+from pytest_crucible.results.row import MEASURED, OUTCOMES, outcome_read
 from pytest_crucible.results.store import ROWS_FILE, damaged_lines_message, parse_row_line, run_meta
 
 REPORT_FILE = "report.json"
@@ -41,6 +41,7 @@ class RunSummary:
     linked: bool = True  # False: the folder's name cannot be put in a URL
     started_ts: float = 0.0  # the start as a timestamp: the list's order
     damage: str = ""  # what is wrong with the folder (skipped rows, a corrupt meta.json, an odd name); "" if whole
+    counting: bool = False  # the counts are those of the rows read so far: the rest is being counted
 
     @property
     def rate(self) -> float | None:
@@ -83,47 +84,64 @@ def _start_time(run_dir: Path, meta: dict[str, Any]) -> datetime:
 
 
 Item = tuple[str, str, int]  # (model, case id, repeat): what latest_rows keeps one row of
+COUNT_BUDGET_S = 0.5  # the GUI's run list counts a run's rows this long, then goes on counting in the background
 
 
 @dataclass
 class _RowsCounted:
-    """What one rows.jsonl said up to `offset` (the end of its last whole line): each item's latest outcome
-    and model, and the damaged lines."""
+    """What one rows.jsonl said up to `offset` (the end of its last whole line): each item's latest outcome,
+    the outcomes counted over those, the models, and the damaged lines."""
     offset: int = 0
     lines: int = 0
-    latest: dict[Item, tuple[str, str]] = field(default_factory=dict)
+    latest: dict[Item, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=lambda: {o: 0 for o in OUTCOMES})
+    models: set[str] = field(default_factory=set)
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # held while counting
+    counting: bool = False  # a background thread is counting on
 
-    def read_on(self, path: Path) -> tuple[bytes, int]:
-        """Count the whole lines appended since the last call; (the unfinished line after them, its number)."""
+    def read_on(self, path: Path, deadline: float | None = None) -> tuple[bytes, int, bool]:
+        """Count the whole lines appended since the last call, until `deadline` (time.monotonic) if given;
+        (the unfinished line after them, its number, whether the file was read to its end)."""
         with open(path, "rb") as fh:
             fh.seek(self.offset)
-            data = fh.read()
-        end = data.rfind(b"\n") + 1
-        for raw in data[:end].splitlines(keepends=True):
-            self.lines += 1
-            self._count(raw, self.latest, self.skipped, self.lines)
-        self.offset += end
-        return data[end:], self.lines + 1
+            for raw in fh:
+                if not raw.endswith(b"\n"):  # a line not ended yet (being written, or torn by a crash)
+                    return raw, self.lines + 1, True
+                self.lines += 1
+                self.offset += len(raw)
+                self.count(raw, self.lines)
+                if deadline is not None and not self.lines % 256 and time.monotonic() > deadline:
+                    return b"", self.lines + 1, False
+        return b"", self.lines + 1, True
 
-    @staticmethod
-    def _count(raw: bytes, latest: dict[Item, tuple[str, str]], skipped: list[tuple[int, str]], number: int) -> None:
-        data, problem = parse_row_line(raw)
-        if problem:
-            skipped.append((number, problem))
-        elif data is not None:
-            row = Row.from_dict(data)  # as latest_rows reads it (a speed row's old outcomes renamed)
-            item = (row.model, row.case_id, row.repeat)
-            latest.pop(item, None)
-            latest[item] = (row.outcome if row.outcome in OUTCOMES else "error", row.model)
+    def count(self, raw: bytes, number: int) -> None:
+        found = _count_line(raw, number, self.latest, self.counts, self.models, self.skipped)
+        if found is not None:
+            self.latest[found[0]] = found[1]
+
+    def finish(self, path: Path) -> None:
+        """Count the rest of the file (a background thread's work), then let listings count again."""
+        try:
+            self.read_on(path)
+        except OSError:
+            pass  # removed or unreadable meanwhile: the next listing says so
+        finally:
+            self.counting = False
+            self.lock.release()
 
 
 class RunCounts:
     """Outcome counts and models of the runs in a results folder, kept between listings (`crucible gui`
     holds one): a finished run's from its report.json, read again only when that file changes; another
-    run's from its rows, each listing reading only the lines appended since the one before."""
+    run's from its rows, each listing reading only the lines appended since the one before.
 
-    def __init__(self) -> None:
+    `budget_s`: how long one listing counts a run's rows (a 100,000-row run without a report takes seconds);
+    past it the listing shows what was counted so far (`RunSummary.counting`) and a thread counts the
+    rest for the next one. None: every listing counts to the end."""
+
+    def __init__(self, budget_s: float | None = None) -> None:
+        self.budget_s = budget_s
         self._reports: dict[Path, tuple[tuple[int, int], tuple[dict[str, int], list[str]]]] = {}
         self._rows: dict[Path, _RowsCounted] = {}
         self._lock = threading.Lock()
@@ -145,24 +163,53 @@ class RunCounts:
                 self._reports[run_dir] = (stamp, found)
         return found
 
-    def from_rows(self, run_dir: Path, warn: Callable[[str], None]) -> tuple[dict[str, int], list[str]]:
+    def from_rows(self, run_dir: Path, warn: Callable[[str], None]) -> tuple[dict[str, int], list[str], bool]:
+        """(outcome counts, models, whether they are counts so far: the rest is being counted)."""
         path = run_dir / ROWS_FILE
         with self._lock:
             counted = self._rows.get(run_dir)
-            if counted is None or path.stat().st_size < counted.offset:  # new, or rewritten shorter: start over
-                counted = self._rows[run_dir] = _RowsCounted()
-            tail, number = counted.read_on(path)
-            latest, skipped = counted.latest, counted.skipped
-            if tail.strip():  # a line not ended yet (being written, or torn by a crash): read as iter_rows does
-                latest, skipped = dict(latest), list(skipped)
-                _RowsCounted._count(tail, latest, skipped, number)
-            counts = {o: 0 for o in OUTCOMES}
-            for outcome, _ in latest.values():
-                counts[outcome] += 1
-            models = sorted({model for _, model in latest.values()})
+            if counted is None or (not counted.counting and path.stat().st_size < counted.offset):
+                counted = self._rows[run_dir] = _RowsCounted()  # new, or rewritten shorter: start over
+        if not counted.lock.acquire(blocking=False):  # a thread is counting it: what it has so far
+            return dict(counted.counts), sorted(set(counted.models)), True
+        try:
+            deadline = None if self.budget_s is None else time.monotonic() + self.budget_s
+            tail, number, done = counted.read_on(path, deadline)
+            counts, models, skipped = dict(counted.counts), set(counted.models), list(counted.skipped)
+        except BaseException:
+            counted.lock.release()
+            raise
+        if not done:  # the lock passes to the thread, which releases it when the file is counted
+            counted.counting = True
+            threading.Thread(target=counted.finish, args=(path,), name="crucible-run-count", daemon=True).start()
+        else:
+            counted.lock.release()
+        if tail.strip():  # a line not ended yet (being written, or torn by a crash): read as iter_rows does
+            _count_line(tail, number, counted.latest, counts, models, skipped)  # into copies: read again next time
         if skipped:
             warn(damaged_lines_message(path, skipped))
-        return counts, models
+        return counts, sorted(models), not done
+
+
+def _count_line(raw: bytes, number: int, latest: dict[Item, str], counts: dict[str, int], models: set[str],
+                skipped: list[tuple[int, str]]) -> tuple[Item, str] | None:
+    """Count one line into `counts` and `models` (its item's earlier row, in `latest`, counted out) or its
+    damage into `skipped`; (the item, its outcome) when it is a row."""
+    data, problem = parse_row_line(raw)
+    if problem:
+        skipped.append((number, problem))
+    if data is None:
+        return None
+    # as latest_rows reads it: the item's latest row, a speed row's old outcomes renamed
+    model = data["model"]
+    item = (model, data["case_id"], data.get("repeat", 1))
+    outcome = outcome_read(data)
+    old = latest.get(item)
+    if old is not None:
+        counts[old] -= 1
+    counts[outcome] += 1
+    models.add(model)
+    return item, outcome
 
 
 def _report_counts(path: Path) -> tuple[dict[str, int], list[str]] | None:
@@ -183,10 +230,11 @@ def _report_counts(path: Path) -> tuple[dict[str, int], list[str]] | None:
 
 
 def _counts(run_dir: Path, state: str, warn: Callable[[str], None],
-            cache: RunCounts) -> tuple[dict[str, int], list[str]]:
-    """Outcome counts and models: from report.json when the run finished, else from the rows so far."""
+            cache: RunCounts) -> tuple[dict[str, int], list[str], bool]:
+    """Outcome counts and models: from report.json when the run finished, else from the rows so far; and
+    whether the rows are still being counted."""
     found = cache.from_report(run_dir) if state == "finished" else None
-    return found if found is not None else cache.from_rows(run_dir, warn)
+    return (*found, False) if found is not None else cache.from_rows(run_dir, warn)
 
 
 def is_run_dir(path: Path) -> bool:
@@ -225,13 +273,13 @@ def _summary(child: Path, cache: RunCounts) -> RunSummary:
 
     meta = run_meta(child, warn=warn)
     state = run_state(child, meta)
-    counts, models = _counts(child, state, warn, cache)
+    counts, models, counting = _counts(child, state, warn, cache)
     meta_models = [str(m) for m in meta.get("models") or []] if isinstance(meta.get("models"), list) else []
     start = _start_time(child, meta)
     return RunSummary(run_id=child.name, path=child, started=start.strftime("%Y-%m-%d %H:%M UTC"),
                       started_ts=start.timestamp(), models=meta_models or models,
                       profile=str(meta.get("profile") or "full"), state=state, counts=counts,
-                      damage="; ".join(problems))
+                      damage="; ".join(problems), counting=counting)
 
 
 def _printable_name(name: str) -> bool:
