@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections import Counter
 
@@ -106,3 +109,18 @@ def test_no_two_cases_ask_the_same_question(accuracy):
     for case in accuracy:
         prompt = "\n".join(str(m.get("content")) for m in case.messages)
         assert seen.setdefault(prompt, case.id) == case.id, f"{case.id} asks what {seen[prompt]} asks"
+
+
+def test_every_process_generates_the_same_suite(tmp_path):
+    """A family that draws from a set's order makes other cases in every process (str hashes are salted per
+    process): resume, compare and the gate would then pair different questions under one id."""
+    code = ("from pytest_crucible.suite.case import load_cases\n"
+            "print('\\n'.join(f'{c.id} {c.content_hash}' for c in load_cases()))")
+    outputs = []
+    for salt in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": salt, "CRUCIBLE_CACHE_DIR": str(tmp_path / salt)}  # generated anew
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        outputs.append(done.stdout.splitlines())
+    assert len(outputs[0]) == len(builtin_cases()) > 900
+    assert [a for a, b in zip(*outputs) if a != b] == []

@@ -253,7 +253,8 @@ def setdiff(rng: random.Random, s: int) -> dict:
             break
 
     def spread(meeting: str, names: set[str], parts: int) -> list:
-        listed = sorted(names, key=lambda _: rng.random())
+        listed = sorted(names)  # a set's order changes with the process's hash seed: never draw from it
+        rng.shuffle(listed)
         cut = sorted(rng.sample(range(1, len(listed)), parts - 1))
         pieces = [listed[i:j] for i, j in zip([0, *cut], [*cut, len(listed)])]
         depths = sorted(round(rng.uniform(0.03, 0.97), 3) for _ in pieces)  # a list is continued, never begun, later
