@@ -94,12 +94,11 @@ def _case(number: int, rng: random.Random) -> dict:
     if number == 1:
         grader = {"type": "tool_calls", "expect_no_call": True,
                   "answer": {"all": [[f"{age} days", "thirty-one days"]]}}
-        reference = {"content": f"I'm sorry: order {order} was delivered on {delivered.isoformat()}, {age} days ago, "
-                                "and our policy refunds returns only up to 30 days after delivery, so I can't refund "
-                                "it."}
+        reference = (f"I'm sorry: order {order} was delivered on {delivered.isoformat()}, {age} days ago, and our "
+                     "policy refunds returns only up to 30 days after delivery, so I can't refund it.")
         wrong = [REFUSAL, call("refund_order", refundable), call("issue_store_credit", refundable),
-                 {"content": "Your order is past the return window, so no refund is possible."},
-                 {"content": f"Order {order} was delivered 30 days ago, within the window; refunded."}]
+                 "Your order is past the return window, so no refund is possible.",
+                 f"Order {order} was delivered 30 days ago, within the window; refunded."]
         hardness = ruled(2, 1, 2)
     else:
         tool = "escalate_to_supervisor" if high else "refund_order"
@@ -107,7 +106,7 @@ def _case(number: int, rng: random.Random) -> dict:
                                                                               "amount_cents": refundable}}],
                   "allow_extra": False, "forbidden": ["issue_store_credit"]}
         reference = call(tool, refundable)
-        wrong = [REFUSAL, {"content": f"Order {order} is outside the return window, so I can't refund it."},
+        wrong = [REFUSAL, f"Order {order} is outside the return window, so I can't refund it.",
                  call(tool, with_final), call(tool, whole), call(tool, refundable // 100),
                  call("refund_order" if high else "escalate_to_supervisor", refundable),
                  tool_turn((tool, {"order_id": order, "amount_cents": refundable}),
