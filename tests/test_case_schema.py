@@ -221,3 +221,12 @@ def test_speed_plan_lives_in_its_own_field_and_only_on_speed_cases(tmp_path):
 def test_a_generated_case_points_at_its_generator(tmp_path):
     path = write(tmp_path, "fam_cases.py", "# a family\n\n\n" + textwrap.dedent(FAMILY))
     assert {c.line for c in load_case_file(path)} == {6}  # the `def cases(seed):` line
+
+
+def test_an_empty_number_is_the_default_as_when_left_out(tmp_path):
+    """`max_tokens:` with no value is YAML's null: the default, never a None that breaks the request."""
+    path = tmp_path / "x.cases.yaml"
+    path.write_text("cases:\n  - {id: C1, category: math, difficulty: easy, prompt: q, grader: {type: numeric, "
+                    "answer: 1}, max_tokens: null, timeout_s: null}\n")
+    [case] = load_case_file(path)
+    assert case.max_tokens == 4096 and case.timeout_s is None

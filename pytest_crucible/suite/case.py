@@ -259,8 +259,10 @@ def _build_tools(merged: dict, fail) -> list:
 
 
 def _checked_number(merged: dict, key: str, bounds: dict, fail, default=None):
-    """One optional number of a case: finite and in its stated range (common/numbers.py)."""
-    value = merged.get(key, default)
+    """One optional number of a case: finite and in its stated range (common/numbers.py); `key: null` (YAML's
+    empty value) is the default, as when the key is left out."""
+    value = merged.get(key)
+    value = default if value is None else value
     problem = None if value is None else number_problem(value, **bounds)
     if problem:
         raise fail(f"{key} {problem}", key)
