@@ -13,9 +13,9 @@ FAMILY = "CO-algo-dynconn"
 # Hardness (README "How tiers are assigned", coding): lifetimes per link copy (repeated links,
 # either orientation), questions located inside lifetimes, a segment tree over the questions, a
 # union-find with union by size and no path compression, the tree walk that undoes unions on the way
-# out, counts and yes/no answers in order: 6 steps; 20,000 events with thousands of questions. Traps:
+# out, counts and yes/no answers in order: 6 steps; 40,000 events with thousands of questions. Traps:
 # the wrong solutions.
-HARDNESS = {"steps": 6, "search": 20000, "traps": 4}
+HARDNESS = {"steps": 6, "search": 40000, "traps": 4}
 
 PROMPT = """
 Write a Python function `connectivity(n: int, events: list[tuple]) -> list` for a network of nodes
@@ -31,7 +31,7 @@ Write a Python function `connectivity(n: int, events: list[tuple]) -> list` for 
 
 Return the answers to the questions in order (an int for each count, a bool for each ask).
 
-n is up to 5,000 and there are up to 20,000 events, a third of them questions; the function must
+n is up to 5,000 and there are up to 40,000 events, a third of them questions; the function must
 finish within a couple of seconds, so rebuilding the groups at every question is too slow.
 
 Example:
@@ -202,7 +202,7 @@ import random
 rng = random.Random({seed})
 n = {n}
 events, live = [], []
-while len(events) < 20000:
+while len(events) < 40000:
     roll = rng.random()
     if roll < 0.5 or not live:
         u, v = rng.randrange(n), rng.randrange(n)
@@ -248,7 +248,7 @@ def _rebuild(n, events):
 
 # (seed, n) -> (number of answers, their sum, weighted sum): from the reference, checked once against a
 # union-find rebuilt at every question
-PERF = {(71, 3000): (6048, 2763191, 954618937), (72, 5000): (6063, 7018133, 934533085)}
+PERF = {(71, 3000): (11972, 2809581, 306348610), (72, 5000): (12025, 7609466, 596508877)}
 
 
 def cases(seed):
