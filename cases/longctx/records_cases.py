@@ -18,47 +18,27 @@ own lists. Names, numbers and positions are re-rolled by the suite seed; ids are
 
 from __future__ import annotations
 
+import functools
 import random
-import sys
 
-from pytest_crucible import SIZE_CLASSES, haystack_case, size_plan
-from pytest_crucible.suite.tiers import tier_of
+from pytest_crucible.suite.haystack_kit import (
+    ANSWER_NUMBER,
+    BOATS,
+    LAST,
+    MONTHS,
+    OFF_TASK,
+    REFUSAL,
+    hedge,
+    people,
+    seeded_cases,
+    sized_case,
+)
 
 SIZES = ("8k", "32k", "64k")
-ANSWER_NUMBER = "Finish with a final line of the form `Answer: <number>`."
-REFUSAL = "I'm sorry, but I can't help with that request."
-OFF_TASK = ("The notes describe a coastal town: committee meetings, repairs to the chapel roof, a petition "
-            "about the bus shelter and walks along the coastal footpath.")
-FIRST = ("Orla", "Bastian", "Linnea", "Caspar", "Imogen", "Tobias", "Svea", "Rafferty", "Elodie", "Magnus",
-         "Ottilie", "Leopold", "Wren", "Ambrose", "Juno", "Felix", "Marisol", "Anselm", "Dagny", "Evander")
-LAST = ("Vance", "Ashdown", "Merriweather", "Quist", "Halloran", "Sorensen", "Blackwood", "Ferrante",
-        "Lindqvist", "Okonjo", "Castellan", "Whitlock", "Arkwright", "Delacroix", "Haverford", "Iverson")
+_case = functools.partial(sized_case, sizes=SIZES)  # this file's context classes
 NICKNAMES = ("Limpet", "Gaffer", "Kipper", "Winkle", "Bosun", "Sprat", "Dogfish", "Barnacle", "Scallop", "Cockle")
-BOATS = ("Sea Campion", "Storm Petrel", "Sandpiper", "Guillemot", "Wrack", "Tern Song", "Dulse", "Spindrift",
-         "Shearwater", "Razorbill", "Fulmar", "Eider", "Skua", "Kittiwake", "Curlew", "Dunlin", "Whimbrel",
-         "Plover", "Oystercatcher", "Gannet Rock")
 ITEMS = ("lobster pots", "cans of diesel", "fathoms of chain", "marker buoys", "crab creels")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
 PORTS = ("Newlyn", "Mevagissey", "Padstow", "Porthleven")
-
-
-def _hedge(wrong_value, right_value) -> str:
-    return f"It is either {wrong_value} or {right_value}.\nAnswer: {wrong_value} or {right_value}"
-
-
-def _case(rng: random.Random, family: str, s: int, hardness: dict, **fields) -> dict:
-    size = SIZES[s]
-    target, budget = size_plan(size)
-    case = haystack_case(id=f"{family}-{s + 1:02d}", family=family, difficulty=tier_of(hardness),
-                         hardness=hardness, seed=rng.getrandbits(31), target_tokens=target, max_tokens=budget,
-                         max_context=SIZE_CLASSES[size], **fields)
-    case.line = sys._getframe(1).f_lineno  # problems point at the family that made the case
-    return case
-
-
-def _people(rng: random.Random, n: int) -> list[str]:
-    return [f"{a} {b}" for a, b in zip(rng.sample(FIRST, n), rng.sample(LAST, n))]
 
 
 # ---------------------------------------------------------------- families
@@ -92,7 +72,7 @@ def ledger(rng: random.Random, s: int) -> dict:
         grader={"type": "numeric", "answer": answer},
         reference=(f"Receipts for {item} that stand, each counted once: "
                    + " + ".join(map(str, amounts[:n_real])) + f" = {answer}.\n\n**Answer: {answer}**"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(with_void, answer), f"Answer: {with_void}", f"Answer: {with_copies}",
+        wrong=[REFUSAL, OFF_TASK, hedge(with_void, answer), f"Answer: {with_void}", f"Answer: {with_copies}",
                f"Answer: {with_void + with_copies - answer}", f"Answer: {answer - amounts[n_real - 1]}"],
         notes=(f"{n_real + n_void} receipts for {item} among {n_other} for other goods, scattered through "
                f"~{SIZES[s]} tokens; {n_dup} standing receipts appear twice and {n_void} are cancelled by a "
@@ -105,7 +85,7 @@ def ledger(rng: random.Random, s: int) -> dict:
 def join(rng: random.Random, s: int) -> dict:
     n_skippers, n_landings, n_decoys = (3, 4, 5)[s], (4, 10, 16)[s], (2, 4, 6)[s]
     while True:
-        skippers = _people(rng, n_skippers)
+        skippers = people(rng, n_skippers)
         boats = rng.sample(BOATS, 2 * n_skippers)
         skipper_of = {b: skippers[i // 2] for i, b in enumerate(boats)}
         landings = [(rng.choice(boats), rng.randint(12, 98)) for _ in range(n_landings)]
@@ -137,7 +117,7 @@ def join(rng: random.Random, s: int) -> dict:
         grader={"type": "exact", "answer": answer},
         reference=("Adding each skipper's mackerel landings: "
                    + "; ".join(f"{p}: {totals[p]} kg" for p in ranked) + f".\n\nAnswer: {answer}"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(biggest, answer)] + [f"Answer: {p}" for p in wrong_names],
+        wrong=[REFUSAL, OFF_TASK, hedge(biggest, answer)] + [f"Answer: {p}" for p in wrong_names],
         notes=(f"{n_landings} mackerel landings name only a boat; which of the {n_skippers} skippers runs that "
                f"boat is stated once, elsewhere, among {n_decoys} pollack landings in the same shape. The skipper "
                "of the single largest landing, and the one with the most landings, are deliberately not the "
@@ -147,7 +127,7 @@ def join(rng: random.Random, s: int) -> dict:
 
 def alias(rng: random.Random, s: int) -> dict:
     n_people, n_visits = (3, 5, 7)[s], (6, 11, 16)[s]
-    names = _people(rng, n_people + 2)
+    names = people(rng, n_people + 2)
     visitors, bystanders = names[:n_people], names[n_people:]
     nicks = rng.sample(NICKNAMES, n_people + 1)
     spare_lasts = [x for x in LAST if all(not n.endswith(x) for n in names)]
@@ -184,7 +164,7 @@ def alias(rng: random.Random, s: int) -> dict:
         grader={"type": "numeric", "answer": answer},
         reference=("The log names " + ", ".join(sorted(set(visits))) + "; merging the names each person also "
                    f"goes by leaves {answer} people: " + ", ".join(visitors) + f".\n\nAnswer: {answer}"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(written, answer)] + [f"Answer: {t}" for t in traps],
+        wrong=[REFUSAL, OFF_TASK, hedge(written, answer)] + [f"Answer: {t}" for t in traps],
         notes=(f"{n_visits} log entries under {written} written names belong to {n_people} people: nicknames and "
                "married names are tied to a person by a separate sentence anywhere in the document (one of them "
                "for someone who never visits, and another person only meant to visit). Counting written names, "
@@ -219,7 +199,7 @@ def absent(rng: random.Random, s: int) -> dict:
         grader={"type": "exact", "answer": answer},
         reference=(f"Every listed boat except the {answer} has a landing at the fish market; the {answer} turned "
                    f"back once and landed at {port} instead.\n\nAnswer: {answer}"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(single, answer), f"Answer: {single}", f"Answer: {outsider}"],
+        wrong=[REFUSAL, OFF_TASK, hedge(single, answer), f"Answer: {single}", f"Answer: {outsider}"],
         notes=(f"Absence can only be proved by checking all {n_listed} listed boats across ~{SIZES[s]} tokens. The "
                "answer is mentioned twice (turned back; landed at another port), so 'never mentioned' is the "
                f"wrong test; one listed boat lands exactly once (easy to miss) and a boat outside the list also "
@@ -231,8 +211,4 @@ FAMILIES = (ledger, join, alias, absent)
 
 
 def cases(seed):
-    out = []
-    for family in FAMILIES:
-        for s, size in enumerate(SIZES):
-            out.append(family(random.Random(f"{seed}/longctx/{family.__name__}/{size}"), s))
-    return out
+    return seeded_cases(seed, FAMILIES, SIZES)

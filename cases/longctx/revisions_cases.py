@@ -18,20 +18,22 @@ a search over the relations), not from the generator's own lists. Re-rolled by t
 
 from __future__ import annotations
 
+import functools
 import random
-import sys
 from datetime import date, timedelta
 
-from pytest_crucible import SIZE_CLASSES, haystack_case, size_plan
-from pytest_crucible.suite.tiers import tier_of
+from pytest_crucible.suite.haystack_kit import (
+    ANSWER_NUMBER,
+    MONTHS,
+    OFF_TASK,
+    REFUSAL,
+    hedge,
+    seeded_cases,
+    sized_case,
+)
 
 SIZES = ("8k", "32k", "64k")
-ANSWER_NUMBER = "Finish with a final line of the form `Answer: <number>`."
-REFUSAL = "I'm sorry, but I can't help with that request."
-OFF_TASK = ("The notes describe a coastal town: committee meetings, repairs to the chapel roof, a petition "
-            "about the bus shelter and walks along the coastal footpath.")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+_case = functools.partial(sized_case, sizes=SIZES)  # this file's context classes
 BOATS = ("Sea Campion", "Storm Petrel", "Sandpiper", "Guillemot", "Wrack", "Tern Song", "Dulse", "Spindrift",
          "Shearwater", "Razorbill", "Fulmar", "Eider", "Skua", "Kittiwake", "Curlew", "Dunlin", "Whimbrel")
 HALLS = ("Gorse", "Heron", "Saltings", "Thistle", "Bramble", "Lark", "Fernlea", "Rookery", "Samphire",
@@ -40,20 +42,6 @@ EVENTS = ("regatta", "lantern parade", "harvest supper", "cliff race", "oyster f
           "sea swim", "net mending contest", "pasty bake", "gig race", "shanty night", "kite festival",
           "sandcastle contest", "lifeboat day", "flower show", "torch walk")
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
-def _hedge(wrong_value, right_value) -> str:
-    return f"It is either {wrong_value} or {right_value}.\nAnswer: {wrong_value} or {right_value}"
-
-
-def _case(rng: random.Random, family: str, s: int, hardness: dict, **fields) -> dict:
-    size = SIZES[s]
-    target, budget = size_plan(size)
-    case = haystack_case(id=f"{family}-{s + 1:02d}", family=family, difficulty=tier_of(hardness),
-                         hardness=hardness, seed=rng.getrandbits(31), target_tokens=target, max_tokens=budget,
-                         max_context=SIZE_CLASSES[size], **fields)
-    case.line = sys._getframe(1).f_lineno  # problems point at the family that made the case
-    return case
 
 
 def _written(day: date, form: int) -> str:
@@ -95,7 +83,7 @@ def order(rng: random.Random, s: int) -> dict:
         reference=("Sorting the boatyard's launches by date: "
                    + ", ".join(f"{boats[i]} ({start + timedelta(days[i])})" for i in ranked)
                    + f". The {ORDINALS[k - 1]} is the {answer}.\n\nAnswer: {answer}"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(traps[0], answer)] + [f"Answer: {t}" for t in traps],
+        wrong=[REFUSAL, OFF_TASK, hedge(traps[0], answer)] + [f"Answer: {t}" for t in traps],
         notes=(f"{n} launch dates over two years, written as '14 March 2021', 'March 14, 2021', '2021-03-14' and "
                "'the 14th of March 2021' in an order unrelated to the dates, with three launches by another "
                "yard in the same shape. Every date must be found, normalised and sorted; the k-th launch in "
@@ -135,7 +123,7 @@ def errata(rng: random.Random, s: int) -> dict:
         grader={"type": "numeric", "answer": answer},
         reference=("After the corrections: " + ", ".join(f"{h} {v}" for h, v in zip(halls, now))
                    + f". The largest seats {answer}.\n\nAnswer: {answer}"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(stated[top], answer)] + [f"Answer: {t}" for t in traps],
+        wrong=[REFUSAL, OFF_TASK, hedge(stated[top], answer)] + [f"Answer: {t}" for t in traps],
         notes=(f"The parish guide's {n_halls} figures sit near the start of ~{SIZES[s]} tokens; {n_fixes} "
                "corrections near the end replace some of them, including the hall the guide makes the largest, "
                "and each correction also repeats the old figure. A refused plan names a bigger number. Reading "
@@ -181,7 +169,7 @@ def drift(rng: random.Random, s: int) -> dict:
         grader={"type": "numeric", "answer": answer},
         reference=("Replaying the changes in order: " + " → ".join(f"£{v}" for v in values)
                    + f".\n\nAnswer: {answer}"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(values[-2], answer)] + [f"Answer: {t}" for t in traps],
+        wrong=[REFUSAL, OFF_TASK, hedge(values[-2], answer)] + [f"Answer: {t}" for t in traps],
         notes=(f"{n_changes} changes spread over ~{SIZES[s]} tokens (rises, cuts and {ops.count('set') - 1} "
                "resets to a new figure), among changes to a fishing boat's dues and a rise that was voted down. "
                "The value must be carried through every change in document order; stopping at the last reset, "
@@ -227,7 +215,7 @@ def relative(rng: random.Random, s: int) -> dict:
         reference=(f"Chaining the relations from the {first}: "
                    + " ".join(f"{'+' if g > 0 else '−'}{abs(g)}" for g in gaps)
                    + f" = {answer} days.\n\nAnswer: {answer}"),
-        wrong=[REFUSAL, OFF_TASK, _hedge(traps[1], answer)] + [f"Answer: {t}" for t in traps],
+        wrong=[REFUSAL, OFF_TASK, hedge(traps[1], answer)] + [f"Answer: {t}" for t in traps],
         notes=(f"{hops} relations link the two events through events in between, each found only by the name "
                "the previous one produced, about half of them stated the other way round ('X took place N days "
                f"before Y' read from Y), with {n_side} side relations and a rehearsal that links the two events "
@@ -240,8 +228,4 @@ FAMILIES = (order, errata, drift, relative)
 
 
 def cases(seed):
-    out = []
-    for family in FAMILIES:
-        for s, size in enumerate(SIZES):
-            out.append(family(random.Random(f"{seed}/longctx/{family.__name__}/{size}"), s))
-    return out
+    return seeded_cases(seed, FAMILIES, SIZES)

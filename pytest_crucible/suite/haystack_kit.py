@@ -42,9 +42,10 @@ def people(rng: random.Random, n: int) -> list[str]:
     return [f"{a} {b}" for a, b in zip(rng.sample(FIRST, n), rng.sample(LAST, n))]
 
 
-def sized_case(rng: random.Random, family: str, s: int, hardness: dict, **fields: Any) -> dict:
-    """Case `<family>-0<s+1>` in context class SIZES[s], its difficulty the tier rule's for `hardness`."""
-    size = SIZES[s]
+def sized_case(rng: random.Random, family: str, s: int, hardness: dict, sizes: tuple[str, ...] = SIZES,
+               **fields: Any) -> dict:
+    """Case `<family>-0<s+1>` in context class sizes[s], its difficulty the tier rule's for `hardness`."""
+    size = sizes[s]
     target, budget = size_plan(size)
     case = haystack_case(id=f"{family}-{s + 1:02d}", family=family, difficulty=tier_of(hardness),
                          hardness=hardness, seed=rng.getrandbits(31), target_tokens=target, max_tokens=budget,
