@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -12,6 +13,13 @@ from loopback import LoopbackServer
 # (matplotlib, numpy) loaded before any test: pytester drops the modules a test imported when it ends, and
 # numpy cannot be loaded twice in one process
 import pytest_crucible.analysis.charts  # noqa: F401
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject's addopts): one worker more than the cores this process may use. A third of
+    these tests' time is waiting (llama.cpp servers, sandboxed code, pytest runs in a subprocess, loopback
+    replies); the extra worker keeps the cores busy meanwhile."""
+    return len(os.sched_getaffinity(0)) + 1
 
 
 def under(module, root: Path) -> bool:
