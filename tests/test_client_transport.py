@@ -1,5 +1,5 @@
-"""The Transport protocol: ChatClient over a transport that is not the openai one (a recorded-stream replayer,
-no server), and OpenAITransport fitting the same protocol."""
+"""The Transport protocol: ChatClient over a transport that is not the HTTP one (a recorded-stream replayer,
+no server), and HttpTransport fitting the same protocol."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from pytest_crucible.client.chat import ChatClient
 from pytest_crucible.client.retry import Failure
-from pytest_crucible.client.transport import ChunkStream, OpenAITransport, Transport
+from pytest_crucible.client.transport import ChunkStream, HttpTransport, Transport
 from pytest_crucible.common.errors import EndpointError
 
 STREAMS = Path(__file__).parent / "streams"
@@ -85,11 +85,11 @@ def client_over(transport: Transport, **kw) -> ChatClient:
 
 def test_both_transports_fit_the_protocol():
     assert isinstance(ReplayTransport(), Transport) and isinstance(ReplayStream([]), ChunkStream)
-    openai_transport = OpenAITransport("http://127.0.0.1:9/v1")
+    http_transport = HttpTransport("http://127.0.0.1:9/v1")
     try:
-        assert isinstance(openai_transport, Transport)
+        assert isinstance(http_transport, Transport)
     finally:
-        openai_transport.close()
+        http_transport.close()
 
 
 def test_a_replayed_stream_is_assembled_with_the_transports_times():

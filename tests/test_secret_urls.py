@@ -18,7 +18,7 @@ from synthetic_run import write_run
 from pytest_crucible.analysis.report import write_reports
 from pytest_crucible.client.chat import ChatClient
 from pytest_crucible.client.response import ToolCall
-from pytest_crucible.client.transport import OpenAITransport
+from pytest_crucible.client.transport import HttpTransport
 from pytest_crucible.common.redact import redact_base_url, url_secrets
 from pytest_crucible.results.store import read_rows
 
@@ -39,7 +39,7 @@ def test_a_base_url_is_printed_without_its_credentials(url, shown):
 def test_the_transport_redacts_what_the_base_url_carries():
     url = f"http://user:{PASSWORD}@127.0.0.1:9/v1?key={QUERY_KEY}"
     assert set(url_secrets(url)) == {PASSWORD, QUERY_KEY}
-    transport = OpenAITransport(url, "sk-the-key-1234")
+    transport = HttpTransport(url, "sk-the-key-1234")
     assert transport.redact(f"echo {PASSWORD} and {QUERY_KEY} and sk-the-key-1234") == "echo *** and *** and ***"
     client = ChatClient(url, model_id="m", transport=transport)
     assert PASSWORD not in repr(client) and QUERY_KEY not in repr(client)

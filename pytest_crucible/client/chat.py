@@ -1,4 +1,4 @@
-"""Streaming chat client for any OpenAI-compatible endpoint, built on the ``openai`` package.
+"""Streaming chat client for any OpenAI-compatible endpoint.
 
 One :meth:`ChatClient.chat` call sends one streamed chat completion (retrying on transient failures) and
 returns a :class:`~pytest_crucible.client.response.Response`: the answer with reasoning split off, tool calls,
@@ -10,8 +10,8 @@ The client is three parts, each testable on its own:
 - the stream assembler (:mod:`pytest_crucible.client.stream`): chunks in, a Response out, pure; it defines
   the timings (``ttft_s``, ``ttft_answer_s``, ``e2e_s``, ``chunk_times``) and the token fallback for
   servers that send no usage;
-- the wire transport (:mod:`pytest_crucible.client.transport`): the ``openai`` package over connections timed
-  on the wire by the kernel's receive stamps; swappable (``transport=``, anything that fits the
+- the wire transport (:mod:`pytest_crucible.client.transport`): the chat-completions protocol over httpx2,
+  on connections timed on the wire by the kernel's receive stamps; swappable (``transport=``, anything that fits the
   ``Transport`` protocol).
 
 Every request is bounded (:mod:`pytest_crucible.client.limits`): an idle gap between tokens, a deadline
@@ -39,7 +39,7 @@ from pytest_crucible.client.response import Response
 from pytest_crucible.client.retry import Adjusted, Failure, RetryPolicy
 from pytest_crucible.client.stream import StreamAssembler
 from pytest_crucible.client.thinking_control import Thinking
-from pytest_crucible.client.transport import OpenAITransport, Transport
+from pytest_crucible.client.transport import HttpTransport, Transport
 from pytest_crucible.common.errors import ModelMismatchError
 from pytest_crucible.common.redact import redact_base_url
 
@@ -103,7 +103,7 @@ class ChatClient:
 
     ``wire_clock`` (on by default) times requests on the wire (first byte written, kernel receive stamps)
     and keeps connections open between streamed requests. Off, or with an injected ``clock``, times are
-    the clock's readings around the openai package's calls: ``benchmarks/timing_accuracy.py`` shows both
+    the clock's readings around the HTTP calls: ``benchmarks/timing_accuracy.py`` shows both
     side by side. ``transport`` replaces the wire transport altogether (any
     :class:`~pytest_crucible.client.transport.Transport`). ``thinking`` is the model's
     :class:`~pytest_crucible.client.thinking_control.Thinking` setting (default: auto, nothing sent).
@@ -130,9 +130,9 @@ class ChatClient:
         clash = _RESERVED.intersection(self.extra_body)
         if clash:
             raise ValueError(f"extra_body may not set {sorted(clash)}: the client sets them")
-        self.transport: Transport = transport or OpenAITransport(self.base_url, api_key, timeout=timeout,
-                                                      connect_timeout=connect_timeout, headers=headers,
-                                                      wire_clock=wire_clock, clock=clock)
+        self.transport: Transport = transport or HttpTransport(self.base_url, api_key, timeout=timeout,
+                                                               connect_timeout=connect_timeout, headers=headers,
+                                                               wire_clock=wire_clock, clock=clock)
         self._has_key = bool(api_key)
 
     # -- public API ---------------------------------------------------------------------------------

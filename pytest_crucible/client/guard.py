@@ -1,11 +1,11 @@
 """The bounds of one streamed request (limits.py), enforced on its bytes as they arrive.
 
-The ``openai`` package decodes the event stream itself and buffers a line, and an event's data lines,
-with no limit; it drops SSE comments without a word and yields every chunk, empty or not. So the bounds
-are kept below it, where every byte passes:
+The SSE decoder (sse.py) buffers a line, and an event's data lines, with no limit, and drops comments
+without a word; the transport yields every chunk, empty or not. So the bounds are kept below them, where
+every byte passes:
 
 - `GuardedTransport` wraps httpx's transport: the body of a guarded response reaches httpx (and then the
-  openai package) only through `RequestGuard.feed`, which counts the bytes of each SSE line and event
+  SSE decoder) only through `RequestGuard.feed`, which counts the bytes of each SSE line and event
   and checks the deadline and the idle gap between pieces;
 - wire.py's network stream ends each socket read at `RequestGuard.read_until()`, so a silent endpoint is
   cut at the deadline, not a whole read timeout later;
@@ -41,7 +41,7 @@ class ReplyCut(Exception):
 
 class SSEBudget:
     """Counts the bytes of the SSE line being received and of the event being built (its non-comment
-    lines since the last blank line), splitting lines as the openai package does (CR, LF or CRLF); raises
+    lines since the last blank line), splitting lines as sse.py does (CR, LF or CRLF); raises
     ReplyCut once either passes `cap` bytes."""
 
     def __init__(self, cap: int) -> None:
@@ -167,7 +167,7 @@ class _GuardedStream(httpx2.SyncByteStream):
         for piece in self._inner:
             guard.feed(piece)
             yield piece
-            # the openai package has handled every event of the piece by now: tokens marked progress
+            # the transport has handled every event of the piece by now: tokens marked progress
             guard.check()
 
     def close(self) -> None:

@@ -1,7 +1,7 @@
 """The stream assembler: streamed chat-completion chunks in, one Response out. Pure, no I/O.
 
-Chunks are what the server sent, as the openai package's objects or as the JSON mappings themselves (a
-recorded stream), each with the moment it arrived. The assembler knows the shapes OpenAI-compatible
+Chunks are what the server sent: the JSON mappings themselves, or objects with the same attributes (as the
+openai package makes), each with the moment it arrived. The assembler knows the shapes OpenAI-compatible
 servers stream: a leading role chunk with empty content, reasoning in `reasoning_content` / `reasoning`
 fields or between tags in the text (reasoning.py decides which text is which), tool calls in pieces by
 index (OpenAI, vLLM, llama.cpp), whole in one chunk (Ollama) or without an index, usage on a chunk of
