@@ -165,6 +165,7 @@ class RecordedRequest:
     # with (sleeping to a deadline can wake a few ms late on a busy machine)
     token_sent_at: list[float] = field(default_factory=list)
     peer: tuple | None = None  # the client's (host, port): a new port is a new connection
+    query: str = ""            # the request target's query string, without the "?"
 
     def header(self, name: str, default: str | None = None) -> str | None:
         return self.headers.get(name.lower(), default)
@@ -788,10 +789,10 @@ class LoopbackServer:
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
-        path = handler.path.split("?", 1)[0]
+        path, _, query = handler.path.partition("?")
         record = RecordedRequest(handler.command, path, {k.lower(): v for k, v in handler.headers.items()},
                                  body, raw, arrived if arrived is not None else time.perf_counter(),
-                                 peer=tuple(handler.client_address))
+                                 peer=tuple(handler.client_address), query=query)
         with self._lock:
             self._requests.append(record)
         return record

@@ -376,6 +376,16 @@ def test_api_key_goes_only_into_the_authorization_header(loopback, make_client):
         assert key not in repr(others) and key.encode() not in request.raw_body and key not in request.path
 
 
+def test_a_query_in_the_base_url_stays_on_every_request(loopback, make_client):
+    """An Azure-style `?api-version=` (or a `?key=`) in the base URL is sent with each request, after the
+    endpoint's path, not glued into it."""
+    client = make_client(base_url=loopback.base_url + "?api-version=2024-10-21")
+    assert client.chat(HI, max_tokens=8).content
+    assert client.list_models() == ["loopback-model"]
+    assert [(r.path, r.query) for r in loopback.requests] == [("/v1/chat/completions", "api-version=2024-10-21"),
+                                                              ("/v1/models", "api-version=2024-10-21")]
+
+
 def test_environment_keys_are_never_sent(loopback, make_client, monkeypatch):
     for name in ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
         monkeypatch.setenv(name, f"env-{name}")
