@@ -35,7 +35,7 @@ def keep_installed_modules(tmp_path_factory):
     """pytester snapshots sys.modules and, after an in-process run (and after each pytester test), drops
     what was imported since. Here it drops only the modules loaded from the temporary folders (a test
     project's conftest, test files, case files), which a fresh process would not have: the package and
-    the libraries a run imports stay loaded. Importing them again in every run costs seconds (openai,
+    the libraries a run imports stay loaded. Importing them again in every run costs seconds (httpx2,
     matplotlib, jinja2, hypothesis's summary hook), and a second copy of a module is a second copy of
     its classes."""
     root = tmp_path_factory.getbasetemp().resolve()

@@ -1,4 +1,4 @@
-"""ChatClient against the loopback server, through the real openai client and real HTTP."""
+"""ChatClient against the loopback server, through the real transport and real HTTP."""
 
 from __future__ import annotations
 
@@ -404,7 +404,7 @@ def test_timings_match_injected_delays(loopback, make_client):
     n_tokens = 41
     loopback.script(default=Reply(" ".join(["tok"] * n_tokens), first_token_delay=0.2, token_delay=0.01))
     client = make_client()
-    client.chat(HI, max_tokens=64)  # warm-up: first-request costs of the openai client
+    client.chat(HI, max_tokens=64)  # warm-up: the first request's costs (a new connection)
     ttft_errors, rate_ratios = [], []
     for _ in range(4):
         response = client.chat(HI, max_tokens=64)

@@ -90,15 +90,15 @@ def test_a_busy_client_still_times_the_first_token_at_its_arrival(monkeypatch):
         measured = {}
         for wire_clock in (True, False):
             client = client_for(server, wire_clock=wire_clock)
-            completions = client.transport._openai.chat.completions
-            create = completions.create
+            http = client.transport._http
+            send = http.send
 
-            def late_create(*args, **kwargs):
-                stream = create(*args, **kwargs)
+            def late_send(*args, **kwargs):
+                response = send(*args, **kwargs)
                 time.sleep(0.2)
-                return stream
+                return response
 
-            monkeypatch.setattr(completions, "create", late_create)
+            monkeypatch.setattr(http, "send", late_send)
             response = client.chat(MESSAGES, max_tokens=8)
             client.close()
             record = server.chat_requests[-1]
