@@ -59,21 +59,34 @@ now the slot this process gave back last is tried first (common/filelocks.py). W
 run of each while other tests ran: the CPU of all the run's processes went from 26.0 to 21.0 ms per item and
 the request phase from 56.1 to 47.6 s (the walls, 91.6 and 104.9 s, were the busy machine's).
 
-Measured (8,192 items, 3 rounds, --no-xdist, load 6-9 from other work on the 2 cores): wall median 105.9 s
-against the bare loop's 102.6 s, 1.03 x (rounds 0.98, 1.03, 1.47); request phase 0.89 x the bare loop's;
-every row graded; controller CPU 11.1 ms per item against the bare loop's 6.3 ms (1.74 x); peak RSS 295 MB
-(the bare loop 90 MB); at most 187 requests in flight (the bare loop 256); the loopback 0.35 ms CPU per
-request, so it is not the bottleneck. The wall ratio is this busy machine's: every process gets a share of
-the 2 cores, the bare loop too. The CPU ratio is what decides on a machine with nothing else to do: there
-the project's wall would be about 1.7 x the bare loop's, and the 1.25 x target is not met. What is left is
-the openai package's per-request work on 256 threads (about 7 ms per request, GIL contention included) and
-pytest's protocol per item (about 1.3 ms on the main thread): an async client on one event loop, and items
-that skip pytest's fixture machinery, are what would close it, outside this benchmark's reach.
+Measured before the change below (8,192 items, 3 rounds, --no-xdist, load 6-9 from other work on the 2
+cores): wall median 105.9 s against the bare loop's 102.6 s, 1.03 x; controller CPU 11.1 ms per item against
+the bare loop's 6.3 ms (1.74 x). The busy machine flattered the wall ratio: every process got a share of the
+2 cores, the bare loop too.
 
-The 256-item mode after these changes (3 rounds, medians): request phase 1.021 x ideal without -n and 1.036 x
-with -n 2 (the bare loop 1.009); whole wall 19.7 s without -n, within ideal x 1.06 + 4 s = 21.0 s, and 23.1 s
-with -n 2, not within it: xdist's start-up (two workers importing and collecting before the first request)
-takes 3.9 s, against 1.4 s without -n.
+The asking threads were then the larger part: the openai package's per-request work (request building, its
+SSE decoding, a pydantic model per streamed chunk) on 256 threads. Side by side, 2,048 requests at 256 in
+flight on a quiet machine, CPU per request: the project's client through the openai package 4.3 ms; the same
+client speaking HTTP through httpx2 itself (client/transport.py, client/sse.py) 1.7 ms; a bare AsyncOpenAI
+loop 2.8-3.0 ms. The client now does that. One round of this mode on the quiet machine, the code before it
+against after: the project's wall 55.1 s -> 39.0 s, CPU 6.9 -> 4.9 ms per item, against the bare loop's
+22.3-22.9 s and 2.6-2.7 ms.
+
+Measured after it (8,192 items, 3 rounds, quiet machine, load 1): project wall median 39.0 s against the
+bare loop's 22.3 s: 1.75 x (rounds 1.69, 1.80, 1.75), request phase 1.57 x; every row graded; controller CPU
+4.9 ms per item against 2.6 ms (1.87 x); peak RSS 248 MB (the bare loop 87 MB); 256 in flight. With -n 2:
+42.2 s (1.85 x), 8.5 ms of CPU per item in all its processes: two workers with 256 asking threads each and
+the provider's slots shared through file locks cost more than they gain on 2 cores. Not met: the target is
+1.25 x. What is left is the main thread, about 3 ms per item: pytest's protocol per item (three phases, each
+with its hooks, reports, output capture and logging; a FixtureDef made for every `request` a fixture takes,
+14 per case item), grading, recording. Closing the gap needs case items that skip pytest's fixture machinery
+and the asking on one event loop instead of 256 threads (the GIL hand-offs between them delay every system
+call the main thread makes).
+
+The 256-item mode after the client change (3 rounds, medians, quiet machine): request phase 1.008 x ideal
+without -n and 1.014 x with -n 2 (the bare loop 1.005); whole wall 17.7 s without -n and 18.3 s with -n 2, both
+within ideal x 1.06 + 4 s = 21.0 s; start-up 0.55 s and 1.09 s. Before, on the loaded machine: 19.7 s and
+23.1 s.
 """
 
 from __future__ import annotations
@@ -90,6 +103,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -268,6 +282,42 @@ async def bare_loop(base_url: str, items: int, concurrency: int) -> int:
     return sum(a is True for a in answers)
 
 
+def project_clients(base_url: str, items: int, concurrency: int) -> int:
+    """The same requests from the project's ChatClient on `concurrency` threads (as the run asks them); how
+    many answers say 42."""
+    from pytest_crucible.client.chat import ChatClient
+
+    def one(i: int) -> str:
+        return client.chat([{"role": "user", "content": f"Item {i:04d}: what is 40 + 2? End with 'Answer: N'."}],
+                           max_tokens=16).content
+
+    with ChatClient(base_url, None, model_id="bench", timeout=60) as client, \
+            ThreadPoolExecutor(concurrency) as pool:
+        return sum(answer.strip().endswith("42") for answer in pool.map(one, range(items)))
+
+
+def clients_mode(args) -> None:
+    """The clients alone, no pytest: the project's ChatClient on threads against the bare AsyncOpenAI loop,
+    each in a process of its own against the same endpoint, one after the other in each round."""
+    clients = {"ChatClient on threads": "--project-client", "AsyncOpenAI + semaphore": "--bare-client"}
+    runs: dict[str, list[dict]] = {name: [] for name in clients}
+    for _ in range(args.rounds):
+        for name, flag in clients.items():
+            with loopback(args.delay, FAST_LOOPBACK) as base_url, tempfile.TemporaryDirectory() as tmp:
+                result = run_pytest(Path(tmp), command=[sys.executable, __file__, flag, base_url, "--items",
+                                                        str(args.items), "--concurrency", str(args.concurrency)])
+            answered = int(result["output"].rsplit("answered ", 1)[-1].split()[0])
+            runs[name].append({"wall_s": result["ended"] - result["launched"], "answered": answered,
+                               "cpu_ms": result["all_cpu_s"] * 1000 / args.items})
+    bare = statistics.median(r["cpu_ms"] for r in runs["AsyncOpenAI + semaphore"])
+    print(f"\n{'':<26}{'wall s':>8}{'CPU ms/request':>16}{'x bare':>8}{'answered':>10}")
+    for name, rounds in runs.items():
+        cpu = statistics.median(r["cpu_ms"] for r in rounds)
+        print(f"{name:<26}{statistics.median(r['wall_s'] for r in rounds):>8.2f}{cpu:>16.3f}{cpu / bare:>8.3f}"
+              f"{min(r['answered'] for r in rounds):>10}")
+    print(f"medians of {args.rounds} rounds; CPU: the client's process from start to exit, imports included")
+
+
 def bare_openai_run(args) -> dict:
     with loopback(args.delay) as base_url:
         asyncio.run(bare_loop(base_url, args.items, args.concurrency))
@@ -391,18 +441,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--high", action="store_true", help="8,192 items, 0.5 s, concurrency 256 (unless given): "
                         "the project against a bare AsyncOpenAI loop, walls and CPU per item")
     parser.add_argument("--no-xdist", action="store_true", help="--high without its -n 2 runs")
-    parser.add_argument("--bare-client", metavar="BASE_URL", help=argparse.SUPPRESS)  # the --high bare loop's process
+    parser.add_argument("--clients", action="store_true", help="the clients alone, as --high sizes them: the "
+                        "project's ChatClient on threads against the bare AsyncOpenAI loop, CPU per request")
+    parser.add_argument("--bare-client", metavar="BASE_URL", help=argparse.SUPPRESS)  # the bare loop's process
+    parser.add_argument("--project-client", metavar="BASE_URL", help=argparse.SUPPRESS)  # --clients' own
     args = parser.parse_args(argv)
     if args.bare_client:
         print(f"answered {asyncio.run(bare_loop(args.bare_client, args.items, args.concurrency))}")
         return 0
-    if args.high:
+    if args.project_client:
+        print(f"answered {project_clients(args.project_client, args.items, args.concurrency)}")
+        return 0
+    if args.high or args.clients:
         given = {a.split("=")[0] for a in (argv if argv is not None else sys.argv[1:])}
         for flag, value in (("--items", 8192), ("--delay", 0.5), ("--concurrency", 256)):
             if flag not in given:
                 setattr(args, flag[2:], value)
     print(f"{args.items} items, each answered after {args.delay:g} s, provider concurrency {args.concurrency}: "
           f"ideal request phase {ideal(args):.1f} s; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+    if args.clients:
+        clients_mode(args)
+        return 0
     warm_up(args)
     if args.high:
         high_mode(args)
