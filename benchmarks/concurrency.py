@@ -27,6 +27,7 @@ Targets (issue 9): ratio <= 1.06 with and without -n, never more than `concurren
 <= 3 s, peak RSS <= 120 MB.
 
     python benchmarks/concurrency.py --high [--rounds 3] [--no-xdist]
+    python benchmarks/concurrency.py --clients [--rounds 3]
 
 The high-concurrency mode (issue 23): 8,192 items answered after 0.5 s at provider concurrency 256 (ideal
 16 s), against benchmarks/fast_loopback.py (one asyncio loop: tests/loopback.py's thread per request would
@@ -35,6 +36,8 @@ runs the bare AsyncOpenAI loop (in a process of its own, so both walls count a p
 pytest -n 2, one after the other; it prints each one's wall (launch to exit) and request phase, both as a
 ratio to the bare loop's of the same round, the controlling process's CPU time per item (alone, and with the
 processes it waited for), its peak RSS, and how many rows were graded. Target: wall <= 1.25 x the bare loop's.
+`--clients` runs the clients alone, sized as --high: the project's ChatClient on one thread per request in
+flight (as the run asks) and the bare loop, each in a process of its own, and prints their CPU per request.
 
 Where the time goes (2,048 items of this mode, no -n; CPU seconds by time.thread_time and process_time in a
 wrapper around pytest.main, cProfile on the main thread; the shared 2-core machine at load 6-9). Before
@@ -68,7 +71,8 @@ The asking threads were then the larger part: the openai package's per-request w
 SSE decoding, a pydantic model per streamed chunk) on 256 threads. Side by side, 2,048 requests at 256 in
 flight on a quiet machine, CPU per request: the project's client through the openai package 4.3 ms; the same
 client speaking HTTP through httpx2 itself (client/transport.py, client/sse.py) 1.7 ms; a bare AsyncOpenAI
-loop 2.8-3.0 ms. The client now does that. One round of this mode on the quiet machine, the code before it
+loop 2.8-3.0 ms. The client now does that (`--clients`, 8,192 requests, 3 rounds: the ChatClient 1.53 ms
+per request and 16.9 s wall, the bare loop 2.73 ms and 23.0 s: 0.56 x its CPU). One round of this mode on the quiet machine, the code before it
 against after: the project's wall 55.1 s -> 39.0 s, CPU 6.9 -> 4.9 ms per item, against the bare loop's
 22.3-22.9 s and 2.6-2.7 ms.
 
