@@ -73,8 +73,8 @@ flight on a quiet machine, CPU per request: the project's client through the ope
 client speaking HTTP through httpx2 itself (client/transport.py, client/sse.py) 1.7 ms; a bare AsyncOpenAI
 loop 2.8-3.0 ms. The client now does that (`--clients`, 8,192 requests, 3 rounds: the ChatClient 1.53 ms
 per request and 16.9 s wall, the bare loop 2.73 ms and 23.0 s: 0.56 x its CPU). One round of this mode on
-the quiet machine, the code before it against after: the project's wall 55.1 s -> 39.0 s, CPU 6.9 -> 4.9 ms per item, against the bare loop's
-22.3-22.9 s and 2.6-2.7 ms.
+the quiet machine, the code before it against after: the project's wall 55.1 s -> 39.0 s, CPU 6.9 -> 4.9 ms
+per item, against the bare loop's 22.3-22.9 s and 2.6-2.7 ms.
 
 Measured after it (8,192 items, 3 rounds, quiet machine, load 1): project wall median 39.0 s against the
 bare loop's 22.3 s: 1.75 x (rounds 1.69, 1.80, 1.75), request phase 1.57 x; every row graded; controller CPU
