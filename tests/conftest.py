@@ -19,7 +19,8 @@ def pytest_xdist_auto_num_workers(config):
     """`-n auto` (pyproject's addopts): one worker more than the cores this process may use. A third of
     these tests' time is waiting (llama.cpp servers, sandboxed code, pytest runs in a subprocess, loopback
     replies); the extra worker keeps the cores busy meanwhile."""
-    return len(os.sched_getaffinity(0)) + 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
 
 
 def under(module, root: Path) -> bool:
