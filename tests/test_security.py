@@ -9,6 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from test_lease import fake_model, holder, write_fake_server
 
+from pytest_crucible.client.retry import Failure
+from pytest_crucible.client.transport import HttpTransport
 from pytest_crucible.engine.session import RunSession
 from pytest_crucible.local import LeaseManager, LocalServerError
 from pytest_crucible.local.http import get_json
@@ -59,6 +61,20 @@ def test_a_redirect_to_another_origin_never_carries_the_key(two_hosts):
     assert len(other_seen) == 1 and "authorization" not in other_seen[0]
     assert get_json(f"{home}/go/{home}/api/ps", token=SECRET) == {"ok": True}   # same origin: kept
     assert home_seen[-1]["authorization"] == f"Bearer {SECRET}"
+
+
+def test_the_chat_client_never_carries_the_key_to_another_origin(two_hosts):
+    """The endpoint's transport follows a redirect, without the key when it leads to another host."""
+    (home, home_seen), (other, other_seen) = two_hosts
+    for base_url in (f"{home}/go/{other}/v1", f"{home}/go/{home}/v1"):
+        transport = HttpTransport(base_url, SECRET)
+        try:
+            with pytest.raises(Failure, match="malformed /models reply"):  # a recorder's reply, not a model list
+                transport.list_models()
+        finally:
+            transport.close()
+    assert len(other_seen) == 1 and "authorization" not in other_seen[0]
+    assert home_seen[-1]["authorization"] == f"Bearer {SECRET}"  # same origin: kept
 
 
 def test_scrubbed_environment_drops_keys_tokens_and_credentials():

@@ -69,6 +69,7 @@ from pytest_crucible.common.redact import redact_secret, url_secrets
 
 __all__ = ["Transport", "ChunkStream", "HttpTransport", "HttpChunkStream"]
 
+
 class _ErrorEvent(Exception):
     """An event in the stream whose data carries an ``error`` (how servers report a failure mid-stream)."""
 
@@ -185,8 +186,8 @@ class HttpTransport:
         self._wire = WireTimes()
         # the wire times are on time.perf_counter: an injected clock (tests) is used alone
         self._use_wire = wire_clock and clock is time.perf_counter
-        self._chat_url, self._models_url = _endpoint_url(self.base_url, "chat/completions"), \
-            _endpoint_url(self.base_url, "models")
+        self._chat_url = _endpoint_url(self.base_url, "chat/completions")
+        self._models_url = _endpoint_url(self.base_url, "models")
         self._http = httpx2.Client(
             headers=_default_headers(api_key, headers), timeout=self._timeout(None), follow_redirects=True,
             transport=GuardedTransport(self._transport(), lambda: self._wire.guard))
