@@ -26,6 +26,7 @@ from pytest_crucible.suite.haystack_kit import (
     BOATS,
     NAME,
     OFF_TASK,
+    PORTS,
     REFUSAL,
     SIZES,
     hedge,
@@ -37,7 +38,6 @@ from pytest_crucible.suite.haystack_kit import (
 DEPOTS = ("Gorse", "Heron", "Saltings", "Thistle", "Bramble", "Lark", "Fernlea", "Rookery", "Samphire",
           "Tamarisk", "Marram", "Shingle")
 VANS = ("Merlin", "Kestrel", "Harrier", "Peregrine", "Hobby", "Goshawk", "Buzzard", "Sparrowhawk")
-PORTS = ("Newlyn", "Mevagissey", "Padstow", "Porthleven")
 HULLS = ("blue", "green", "black", "white")
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
             "eleventh", "twelfth")

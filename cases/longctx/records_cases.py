@@ -27,6 +27,7 @@ from pytest_crucible.suite.haystack_kit import (
     LAST,
     MONTHS,
     OFF_TASK,
+    PORTS,
     REFUSAL,
     hedge,
     people,
@@ -38,7 +39,6 @@ SIZES = ("8k", "32k", "64k")
 _case = functools.partial(sized_case, sizes=SIZES)  # this file's context classes
 NICKNAMES = ("Limpet", "Gaffer", "Kipper", "Winkle", "Bosun", "Sprat", "Dogfish", "Barnacle", "Scallop", "Cockle")
 ITEMS = ("lobster pots", "cans of diesel", "fathoms of chain", "marker buoys", "crab creels")
-PORTS = ("Newlyn", "Mevagissey", "Padstow", "Porthleven")
 
 
 # ---------------------------------------------------------------- families

@@ -26,14 +26,13 @@ from pytest_crucible.suite.haystack_kit import (
     BOATS,
     MONTHS,
     OFF_TASK,
+    PORTS,
     REFUSAL,
     SIZES,
     hedge,
     seeded_cases,
     sized_case,
 )
-
-PORTS = ("Newlyn", "Mevagissey", "Padstow", "Porthleven")
 
 
 def units(rng: random.Random, s: int) -> dict:

@@ -27,6 +27,7 @@ LAST = ("Vance", "Ashdown", "Merriweather", "Quist", "Halloran", "Sorensen", "Bl
 BOATS = ("Sea Campion", "Storm Petrel", "Sandpiper", "Guillemot", "Wrack", "Tern Song", "Dulse", "Spindrift",
          "Shearwater", "Razorbill", "Fulmar", "Eider", "Skua", "Kittiwake", "Curlew", "Dunlin", "Whimbrel",
          "Plover", "Oystercatcher", "Gannet Rock")
+PORTS = ("Newlyn", "Mevagissey", "Padstow", "Porthleven")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 NAME = r"[A-Z][a-z]+ [A-Z][a-z]+"  # a person's full name in a needle
