@@ -47,7 +47,6 @@ auth, and a redirect to another host drops the ``Authorization`` header (httpx2'
 from __future__ import annotations
 
 import email.utils
-import importlib.metadata
 import json
 import math
 import socket
@@ -58,6 +57,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import httpx2
 
+from pytest_crucible import __version__
 from pytest_crucible.client.compat import use_network_backend
 from pytest_crucible.client.guard import GuardedTransport, ReplyCut, RequestGuard
 from pytest_crucible.client.limits import deadline_passed, deadline_s, line_cap, max_tokens_of
@@ -311,18 +311,11 @@ def _default_headers(api_key: str | None, headers: Mapping[str, str] | None) -> 
     """The configured headers over the key's and ours. Bodies come uncompressed (guard.py). No header comes
     from the environment: a key meant for one host never reaches another."""
     out = {"Accept": "application/json", "Content-Type": "application/json", "Accept-Encoding": "identity",
-           "User-Agent": f"pytest-crucible/{_version()}"}
+           "User-Agent": f"pytest-crucible/{__version__}"}
     if api_key:
         out["Authorization"] = f"Bearer {api_key}"
     out.update(headers or {})
     return out
-
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("pytest-crucible")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def _error_message(error: Any) -> str:
