@@ -117,11 +117,12 @@ FAST_LOOPBACK = ROOT / "benchmarks" / "fast_loopback.py"   # one asyncio loop: k
 STATS_PATH = "/_loopback/stats"
 EXTRA_PLUGINS_OFF = ("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:cacheprovider")
 REPLY = "Answer: 42"
+PROMPT = "Item {i:04d}: what is 40 + 2? End with 'Answer: N'."  # each case's prompt, and each bare request's
 
 CASES = """\
 def cases():
     return [{{"id": f"B{{i:04d}}", "category": "math", "difficulty": "easy", "max_tokens": {max_tokens},
-             "prompt": f"Item {{i:04d}}: what is 40 + 2? End with 'Answer: N'.",
+             "prompt": {prompt!r}.format(i=i),
              "grader": {{"type": "numeric", "answer": 42}}}} for i in range({items})]
 """
 
@@ -162,7 +163,8 @@ def stats(base_url: str) -> dict:
 
 def project(folder: Path, base_url: str, args, *, price=(0, 0), max_tokens: int = 16) -> Path:
     (folder / "math").mkdir(parents=True, exist_ok=True)
-    (folder / "math" / "bench_cases.py").write_text(CASES.format(items=args.items, max_tokens=max_tokens))
+    (folder / "math" / "bench_cases.py").write_text(CASES.format(items=args.items, max_tokens=max_tokens,
+                                                                  prompt=PROMPT))
     (folder / "models.yaml").write_text(MODELS.format(base_url=base_url, concurrency=args.concurrency,
                                                       price_in=price[0], price_out=price[1]))
     return folder
@@ -274,7 +276,7 @@ async def bare_loop(base_url: str, items: int, concurrency: int) -> int:
         async with gate:
             stream = await client.chat.completions.create(
                 model="bench", stream=True, max_tokens=16,
-                messages=[{"role": "user", "content": f"Item {i:04d}: what is 40 + 2? End with 'Answer: N'."}])
+                messages=[{"role": "user", "content": PROMPT.format(i=i)}])
             text = [chunk.choices[0].delta.content or "" async for chunk in stream if chunk.choices]
         return "".join(text).strip().endswith("42")
 
@@ -292,12 +294,22 @@ def project_clients(base_url: str, items: int, concurrency: int) -> int:
     from pytest_crucible.client.chat import ChatClient
 
     def one(i: int) -> str:
-        return client.chat([{"role": "user", "content": f"Item {i:04d}: what is 40 + 2? End with 'Answer: N'."}],
-                           max_tokens=16).content
+        return client.chat([{"role": "user", "content": PROMPT.format(i=i)}], max_tokens=16).content
 
     with ChatClient(base_url, None, model_id="bench", timeout=60) as client, \
             ThreadPoolExecutor(concurrency) as pool:
         return sum(answer.strip().endswith("42") for answer in pool.map(one, range(items)))
+
+
+def client_command(flag: str, base_url: str, args) -> list[str]:
+    """This script, run as one of the client processes (`--bare-client` or `--project-client`)."""
+    return [sys.executable, __file__, flag, base_url, "--items", str(args.items), "--concurrency",
+            str(args.concurrency)]
+
+
+def answers_of(output: str) -> int:
+    """How many answers a client process said were right (its last line: `answered N`)."""
+    return int(output.rsplit("answered ", 1)[-1].split()[0])
 
 
 def clients_mode(args) -> None:
@@ -308,9 +320,8 @@ def clients_mode(args) -> None:
     for _ in range(args.rounds):
         for name, flag in clients.items():
             with loopback(args.delay, FAST_LOOPBACK) as base_url, tempfile.TemporaryDirectory() as tmp:
-                result = run_pytest(Path(tmp), command=[sys.executable, __file__, flag, base_url, "--items",
-                                                        str(args.items), "--concurrency", str(args.concurrency)])
-            answered = int(result["output"].rsplit("answered ", 1)[-1].split()[0])
+                result = run_pytest(Path(tmp), command=client_command(flag, base_url, args))
+            answered = answers_of(result["output"])
             runs[name].append({"wall_s": result["ended"] - result["launched"], "answered": answered,
                                "cpu_ms": result["all_cpu_s"] * 1000 / args.items})
     bare = statistics.median(r["cpu_ms"] for r in runs["AsyncOpenAI + semaphore"])
@@ -358,7 +369,7 @@ def cost_run(args, cap: float = 0.01) -> dict:
         rows = read_rows(folder)
         requests = stats(base_url)["chat_count"]
     spent = sum(r.get("cost_usd") or 0 for r in rows)
-    prompt_tokens = max(-(-len("Item 0000: what is 40 + 2? End with 'Answer: N'.") // 4), 1)
+    prompt_tokens = max(-(-len(PROMPT.format(i=0)) // 4), 1)
     worst = (prompt_tokens * price[0] + max_tokens * price[1]) / 1e6
     skipped = sum(r["outcome"] == "skipped" and r["reason"].startswith("cost cap $") for r in rows)
     batch = min(args.concurrency, int(cap // worst)) * worst
@@ -371,14 +382,13 @@ def high_run(args, *extra: str, bare: bool = False) -> dict:
     with `bare` the bare AsyncOpenAI loop in a process of its own (so both walls count a process start)."""
     with loopback(args.delay, FAST_LOOPBACK) as base_url, tempfile.TemporaryDirectory() as tmp:
         folder = project(Path(tmp), base_url, args)
-        command = [sys.executable, __file__, "--bare-client", base_url, "--items", str(args.items),
-                   "--concurrency", str(args.concurrency)] if bare else None
+        command = client_command("--bare-client", base_url, args) if bare else None
         result = run_pytest(folder, *extra, command=command)
         seen = stats(base_url)
         if result["returncode"] not in (0, 1):
             raise RuntimeError(f"{' '.join(command or extra)} exited {result['returncode']}:\n"
                                f"{result['output'][-3000:]}")
-        graded = (int(result["output"].rsplit("answered ", 1)[-1].split()[0]) if bare
+        graded = (answers_of(result["output"]) if bare
                   else sum(r["outcome"] in ("passed", "failed") for r in read_rows(folder)))
     per_item = 1000 / args.items
     return {"wall_s": result["ended"] - result["launched"], "phase_s": seen["last_done"] - seen["first_received"],
