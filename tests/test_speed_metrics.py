@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import statistics
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -92,6 +94,14 @@ def test_quantile_between_min_and_max(values, q):
     v = quantile(values, q)
     assert min(values) <= v <= max(values) or math.isclose(v, min(values)) or math.isclose(v, max(values))
     assert quantile(values, 0) == min(values) and quantile(values, 1) == max(values)
+
+
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=60),
+       st.sampled_from([0.01, 0.025, 0.1, 0.25, 1 / 3, 0.5, 0.9, 0.95, 0.975, 0.99]))
+def test_quantile_is_the_standard_librarys_inclusive_cut_point(values, q):
+    """quantile() takes one cut point without making the others: the same float statistics.quantiles gives."""
+    step = Fraction(q).limit_denominator(10_000)
+    assert quantile(values, q) == statistics.quantiles(values, n=step.denominator, method="inclusive")[step.numerator - 1]
 
 
 def test_quantile_is_linear_interpolation_between_ranks():

@@ -50,6 +50,8 @@ _MOST_TOKENS = 10 ** 12  # a usage count above this is no count
 
 def _get(obj: Any, name: str) -> Any:
     """Field `name` of a chunk part (an openai object or its JSON mapping); None for anything else."""
+    if type(obj) is dict:  # a JSON chunk's part, the usual case: no ABC check
+        return obj.get(name)
     if obj is None or isinstance(obj, _PLAIN):
         return None
     return obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name, None)

@@ -64,6 +64,7 @@ from pytest_crucible.client.limits import deadline_passed, deadline_s, line_cap,
 from pytest_crucible.client.retry import Failure
 from pytest_crucible.client.sse import SSEDecoder
 from pytest_crucible.client.stream import carries_token
+from pytest_crucible.client.thread_pools import POOLS, ThreadPools
 from pytest_crucible.client.wire import StampedBackend, WireTimes, drain
 from pytest_crucible.common.redact import redact_secret, url_secrets
 
@@ -77,8 +78,9 @@ class _ErrorEvent(Exception):
 _RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 # what may be raised while a request is sent or its stream read
 _STREAM_ERRORS = (httpx2.HTTPError, OSError, ValueError, RecursionError, ReplyCut, _ErrorEvent)
-# as many connections, kept between requests, as a provider may have requests in flight (numbers.py)
-_LIMITS = httpx2.Limits(max_connections=1024, max_keepalive_connections=1024)
+# as many connections, kept between requests, as a provider may have requests in flight (numbers.py), over
+# the pools of thread_pools.py
+_LIMITS = httpx2.Limits(max_connections=1024 // POOLS, max_keepalive_connections=1024 // POOLS)
 
 
 @runtime_checkable
@@ -245,10 +247,16 @@ class HttpTransport:
     # -- plumbing -----------------------------------------------------------------------------------
     def _transport(self) -> httpx2.BaseTransport:
         """httpx's transport, its connections ending reads at the request's bounds and (with the wire clock)
-        recording wire times; as many kept connections as a provider may have requests in flight."""
-        transport = httpx2.HTTPTransport(limits=_LIMITS)
-        use_network_backend(transport, StampedBackend(self._wire, stamp=self._use_wire))
-        return transport
+        recording wire times; as many kept connections as a provider may have requests in flight, in
+        pools by thread (thread_pools.py) that share one TLS context (making one takes milliseconds)."""
+        backend = StampedBackend(self._wire, stamp=self._use_wire)
+        tls = httpx2.create_ssl_context()
+
+        def pool() -> httpx2.BaseTransport:
+            transport = httpx2.HTTPTransport(verify=tls, limits=_LIMITS)
+            use_network_backend(transport, backend)
+            return transport
+        return ThreadPools(pool)
 
     def _status_failure(self, response: httpx2.Response) -> Failure:
         """The Failure for a response that is not a success, its body read within the request's bounds."""

@@ -132,7 +132,7 @@ class AskAhead:
             if state is not None and state.case is not None:
                 session, case, repeat = self.session, state.case, state.repeat
                 model = session.model(state.model_name)
-                lane = session.ahead_lane(model) if _default_fixtures(item) else None
+                lane = session.ahead_lane(model) if asks_through_plugin(item) else None
                 entry = Upcoming(item.nodeid, lane, kind_for(case, session.settings).exclusive,
                                  lambda: session.start_ahead(case, model, repeat))
             else:
@@ -141,7 +141,7 @@ class AskAhead:
         return entry
 
 
-def _default_fixtures(item: pytest.Item) -> bool:
+def asks_through_plugin(item: pytest.Item) -> bool:
     """Whether the item asks through this plugin's own fixtures (a conftest may override them: then
     its own client answers, and nothing may be asked ahead for it)."""
     return all(compat.fixture_module(item, name) == FIXTURES_MODULE for name in ASKING_FIXTURES)

@@ -146,7 +146,7 @@ class InstalledCaseFile(CaseCollector, pytest.Collector):
         return self.selections is None or any(s.matches(self.installed, name) for s in self.selections)
 
 
-def _run_crucible_case(crucible_result: Row) -> None:
+def run_crucible_case(crucible_result: Row) -> None:
     """The test body: the answer was already graded in setup; a wrong answer fails here."""
     if crucible_result.outcome == "failed":
         pytest.fail(crucible_result.reason or "wrong answer", pytrace=False)
@@ -154,7 +154,7 @@ def _run_crucible_case(crucible_result: Row) -> None:
 
 class CaseItem(pytest.Function):
     def __init__(self, *, case: Case, model_name: str, repeat: int, **kwargs):
-        super().__init__(callobj=_run_crucible_case, **kwargs)
+        super().__init__(callobj=run_crucible_case, **kwargs)
         compat.split_params_in_structured_id(self)
         self.stash[ITEM_KEY] = ItemState(model_name=model_name, repeat=repeat, case=case)
         for marker in case.markers():

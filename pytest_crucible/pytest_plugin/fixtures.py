@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -15,13 +16,13 @@ from pytest_crucible.pytest_plugin.state import SESSION_KEY, item_state, setting
 from pytest_crucible.suite.case import DEFAULT_MAX_TOKENS
 
 
-def _infra_error(request, message: str):
+def _infra_error(node: pytest.Item, message: str):
     """Fail the item as an infrastructure error (a pytest ERROR, never a model failure). A case item or a
     user's check that has no row yet gets an error row, so the failure is in rows.jsonl and the report too."""
-    state = item_state(request.node)
+    state = item_state(node)
     case = (state.case or state.check) if state is not None else None
     if state is not None and case is not None and state.row is None:
-        session = _run_session(request)
+        session = node.config.stash[SESSION_KEY]  # an item with a record is a run's item
         model = session.model(state.model_name)
         row = session.begin_row(case, model, state.repeat)
         row.record_responses(state.responses, model)
@@ -100,7 +101,7 @@ def crucible_lease(request, crucible_model, crucible_leases):
     try:
         return crucible_leases.server_for(crucible_model)
     except LocalServerError as exc:
-        _infra_error(request, str(exc))
+        _infra_error(request.node, str(exc))
 
 
 @pytest.fixture
@@ -142,7 +143,7 @@ def crucible_ask(request, crucible_model, crucible_client):
             response = crucible_client.chat(messages, max_tokens=budget, params={**crucible_model.params, **params},
                                             reasoning_budget=crucible_model.reasoning_budget)
         except InfraError as exc:
-            _infra_error(request, str(exc))
+            _infra_error(request.node, str(exc))
         except (CostCapReached, ProviderDown) as exc:
             pytest.skip(str(exc))
         response.max_tokens = response.max_tokens or budget
@@ -156,17 +157,23 @@ def crucible_result(request, crucible_case, crucible_model):
     """The item's finished Row (pytest_crucible.results.row): the model asked and the answer graded, in setup.
     An infrastructure failure is a pytest error, not a failure. An item a resumed run already finished
     gets its old row, and no client (a local model's server is not started for it)."""
-    session = _run_session(request)
-    state = item_state(request.node)
-    assert state is not None  # crucible_model skipped an item without one
-    row = session.finished_row(crucible_case, crucible_model, state.repeat)
+    return settle_case_item(request.node, _run_session(request), crucible_model,
+                            lambda: request.getfixturevalue("crucible_client"))
+
+
+def settle_case_item(node: pytest.Item, session, model: ModelSpec, client: Callable[[], object]):
+    """Ask and grade a case item (`client()` gives its client, asked only when the item is to be asked) and
+    keep its row: crucible_result's work, and a directly run case item's setup (case_protocol.py). An error
+    row fails the item as an infrastructure error, a skipped row skips it."""
+    state = item_state(node)
+    assert state is not None and state.case is not None  # a case item's record holds its case
+    row = session.finished_row(state.case, model, state.repeat)
     state.resumed = row is not None
     if row is None:
-        client = request.getfixturevalue("crucible_client")
-        row = session.run_item(crucible_case, crucible_model, client, repeat=state.repeat, key=request.node.nodeid)
+        row = session.run_item(state.case, model, client(), repeat=state.repeat, key=node.nodeid)
     state.row = row
     if row.outcome == "error":
-        _infra_error(request, row.reason)
+        _infra_error(node, row.reason)
     if row.outcome == "skipped":
         pytest.skip(row.reason)
     return row
@@ -186,5 +193,5 @@ def crucible_sandbox(request):
     try:
         canary(box)
     except SandboxError as exc:
-        _infra_error(request, str(exc))
+        _infra_error(request.node, str(exc))
     return box

@@ -74,7 +74,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from pytest_crucible.pytest_plugin.collection import installed_collection, register_shard  # lazy: see below
+    from pytest_crucible.pytest_plugin.case_protocol import CaseProtocol  # lazy: see below
+    from pytest_crucible.pytest_plugin.collection import installed_collection, register_shard
     from pytest_crucible.pytest_plugin.recording import RunRecorder  # lazy: pytest_plugins imports them first
 
     for name, text in MARKER_HELP.items():
@@ -107,6 +108,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUN_END_KEY] = RunEnd(session, baseline)
     if session.controller:
         config.pluginmanager.register(RunRecorder(session, config), "crucible-recorder")
+    config.pluginmanager.register(CaseProtocol(session, config), "crucible-case-protocol")
     if any(session.ahead_lane(m) for m in session.models):
         config.pluginmanager.register(AskAhead(session, config), "crucible-ask-ahead")
     if config.pluginmanager.hasplugin("xdist"):
