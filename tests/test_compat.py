@@ -89,6 +89,22 @@ def test_a_conftest_override_is_the_fixture_an_item_gets(project):
     assert compat.fixture_module(item, "crucible_result") == FIXTURES_MODULE
 
 
+def test_a_skip_marked_for_the_item_location_reports_the_items_line(project):
+    """What pytest does for a skip raised in a fixture, done for a directly run case item's skip."""
+    item = case_items(project)[0]
+    def skips() -> None:
+        try:
+            pytest.skip("not here")
+        except pytest.skip.Exception as skip:
+            compat.skip_at_item_location(skip)
+            raise
+
+    call = pytest.CallInfo.from_call(skips, when="setup")
+    report = pytest.TestReport.from_item_and_call(item, call)
+    assert report.skipped and report.longrepr[0].endswith("mine.cases.yaml") and report.longrepr[1] == 2
+    assert report.longrepr[2] == "Skipped: not here"
+
+
 def test_an_xdist_workers_queue_holds_the_indices_it_was_sent(pytester):
     """One worker is sent items in consecutive chunks; before each item runs, the indices waiting in its
     queue are those after the next item, in order."""

@@ -61,8 +61,7 @@ class CaseProtocol:
         state = item_state(item)
         assert state is not None  # a case item's record is made with it
         model = self.session.model(state.model_name)
-        setup = _phase(item, "setup", lambda: settle_case_item(
-            item, self.session, model, lambda: self.session.client_for(model)))
+        setup = _phase(item, "setup", lambda: _settle(item, self.session, model))
         if setup.passed:
             row = state.row
             assert row is not None  # a passed setup settled the row
@@ -84,6 +83,15 @@ class CaseProtocol:
         if parent not in self._by_parent:
             self._by_parent[parent] = _plain_fixtures(item) and _plain_hooks(item)
         return self._by_parent[parent]
+
+
+def _settle(item: CaseItem, session: RunSession, model) -> None:
+    """The setup phase: crucible_result's work; a skip names the item's line, as a fixture's skip does."""
+    try:
+        settle_case_item(item, session, model, lambda: session.client_for(model))
+    except pytest.skip.Exception as skip:
+        compat.skip_at_item_location(skip)
+        raise
 
 
 def _phase(item: CaseItem, when, func) -> pytest.TestReport:

@@ -75,7 +75,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from pytest_crucible.pytest_plugin.case_protocol import CaseProtocol  # lazy: see below
-    from pytest_crucible.pytest_plugin.collection import installed_collection, register_shard
+    from pytest_crucible.pytest_plugin.collection import installed_collection, register_shard  # lazy: see below
     from pytest_crucible.pytest_plugin.recording import RunRecorder  # lazy: pytest_plugins imports them first
 
     for name, text in MARKER_HELP.items():
