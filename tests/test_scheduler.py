@@ -20,6 +20,7 @@ from pytest_crucible.engine.scheduler import (
     ScheduledClient,
     Upcoming,
 )
+from pytest_crucible.engine.session import RunSession
 
 
 @pytest.fixture(autouse=True)
@@ -51,6 +52,38 @@ def test_a_slot_this_process_gave_back_is_tried_first():
     assert mine.try_take() == 33   # none given back left: the first free one
     theirs.give_back(5)
     assert mine.try_take() == 5
+
+
+def test_processes_that_split_the_slots_take_their_own_block_first():
+    """xdist's workers each hold a block of the provider's slots: in steady state no lock call meets a slot
+    another process holds; a slot is borrowed from another block only by a scan, and `within` (a lowered
+    limit) keeps to the first slots of every block."""
+    first, second = (SlotPool("http://w/v1", 6, share=3, index=i) for i in (0, 1))
+    tried = []
+    take = second._lock
+    second._lock = lambda index: tried.append(index) or take(index)
+    assert [first.try_take() for _ in range(3)] == [0, 1, 2]
+    assert [second.try_take() for _ in range(3)] == [3, 4, 5] and tried == [3, 4, 5]
+    assert first.try_take(scan=False) is None and first.try_take() is None   # every slot held
+    second.give_back(4)
+    assert first.try_take(scan=False) is None   # its own recent slots and block only
+    assert first.try_take() == 4   # a scan borrows the other block's
+    first.give_back(0)
+    first.give_back(4)
+    assert first.try_take(within=1) == 0 and first.try_take(within=1) is None   # 4 is 2nd of its block
+    assert SlotPool("http://v/v1", 5, share=3, index=1).home == range(3, 5)
+
+
+def test_each_process_of_a_run_holds_its_share_of_a_providers_concurrency(tmp_path):
+    (tmp_path / "models.yaml").write_text("providers:\n  p: {base_url: 'http://127.0.0.1:9/v1', concurrency: 9}\n"
+                                          "models:\n  - {name: m, provider: p, model_id: m}\n")
+    lanes = []
+    for index in range(2):
+        session = RunSession(models="m", config_path=str(tmp_path / "models.yaml"), out_dir=str(tmp_path / "out"),
+                             controller=False, run_id="r", processes=(index, 2))
+        lanes.append(session.client_for(session.model("m")).lane)
+    assert [lane.capacity for lane in lanes] == [5, 5]   # rounded up: the 9 slots keep the total
+    assert [lane.slots.home for lane in lanes] == [range(0, 5), range(5, 9)]
 
 
 def test_lane_never_exceeds_its_concurrency_across_pools():

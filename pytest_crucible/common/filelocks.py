@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - Windows
 
 LOCK_DIR_ENV = "CRUCIBLE_LOCK_DIR"
 EXCLUSIVE, SHARED = "exclusive", "shared"
+RECENT = 4  # SlotPool.try_take without a scan: how many of the slots given back last it tries
 
 
 def lock_root() -> Path:
@@ -90,8 +91,13 @@ class SlotPool:
     exclusive file lock, so a process that dies gives its slots back at once. A slot's lock is made the
     first time the slot is tried: a pool costs what it uses, not what its size allows."""
 
-    def __init__(self, name: str, size: int):
+    def __init__(self, name: str, size: int, *, share: int | None = None, index: int = 0):
         self.name, self.size = name, size
+        # When a run's processes split the slots, each gets a block of `share` and tries its own block
+        # first: slots do not wander between processes, so the next free one is found at the first try.
+        self.block = min(share or size, size)
+        start = index * self.block
+        self.home = range(start, min(start + self.block, size))
         self._locks: dict[int, FileLock] = {}
         self._held: set[int] = set()
         # slots this process gave back, the latest last: tried first, as another process rarely took one
@@ -105,12 +111,18 @@ class SlotPool:
             lock = self._locks[index] = exclusive(lock_file(f"slot{index}", self.name))
         return lock
 
-    def try_take(self, below: int | None = None) -> int | None:
-        """A free slot among the first `below` (all by default), taken; None when every one is held."""
-        limit = min(below or self.size, self.size)
+    def try_take(self, within: int | None = None, *, scan: bool = True) -> int | None:
+        """A free slot among the first `within` of each block (all by default), taken; None when every one
+        is held. The RECENT slots this process gave back last are tried first, then its own block's; with
+        `scan`, every block's (one lock call each, for slots another process holds: the caller scans rarely)."""
+        within = min(within or self.block, self.block)
+
+        def usable(index: int) -> bool:
+            return index % self.block < within
         with self._mutex:
-            returned = [i for i in reversed(self._returned) if i < limit]
-            for index in itertools.chain(returned, range(limit)):
+            returned = itertools.islice(filter(usable, reversed(self._returned)), RECENT)
+            home = itertools.islice(self.home, within)
+            for index in itertools.chain(returned, home, filter(usable, range(self.size)) if scan else ()):
                 if index in self._held:
                     continue
                 try:

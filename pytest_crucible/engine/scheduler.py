@@ -33,7 +33,8 @@ from pytest_crucible.common.errors import CostCapReached, CrucibleError
 from pytest_crucible.common.filelocks import SlotPool, exclusive, lock_root
 from pytest_crucible.results.row import COST_CAP_PREFIX
 
-SLOT_POLL_S = 0.005        # how often the request waiting for another process's slot looks again
+SLOT_POLL_S = 0.005        # how soon the request waiting for another process's slot looks again,
+SLOT_POLL_MAX_S = 0.08     # doubling after each look that found none, up to this
 RATE_LIMIT_STATUS = (429, 503)
 
 
@@ -57,14 +58,17 @@ class ProviderLane:
         self._pause_until = 0.0
         self._round = 0              # bumped by each decrease: a 429 from an older round decreases nothing
         self._polling = False        # one waiting request looks for a slot another process gave back
+        self._poll_s = SLOT_POLL_S     # the looking request's wait before its next scan
+        self._next_scan = 0.0
         self._closed = False
         self._told = False
         self._local = threading.local()
 
     def acquire(self) -> tuple[int | None, float]:
         """Wait for room (and a slot); returns (slot, seconds waited on a rate-limit pause). While other
-        processes hold every slot, one waiting request looks again every SLOT_POLL_S; the rest sleep
-        until a request of this process ends or the looking one got its slot."""
+        processes hold every slot, one waiting request looks again after SLOT_POLL_S, doubled after each
+        look that found none (up to SLOT_POLL_MAX_S); the rest sleep until a request of this process ends
+        (then they try the slots it gave back, not every slot) or the looking one got its slot."""
         paused = 0.0
         polling = False
         with self._cond:
@@ -81,14 +85,23 @@ class ProviderLane:
                     if self.in_flight >= allowed:
                         self._cond.wait()
                         continue
-                    slot = self.slots.try_take(allowed) if self.slots is not None else None
+                    # a request woken by another's end tries the slots given back last; the one looking
+                    # for a slot another process gave back scans them all, less often the longer it finds none
+                    looks = polling or not self._polling
+                    scan = looks and now >= self._next_scan
+                    slot = self.slots.try_take(allowed, scan=scan) if self.slots is not None else None
                     if self.slots is not None and slot is None:
-                        if self._polling and not polling:
+                        if not looks:
                             self._cond.wait()
-                        else:
-                            self._polling = polling = True
-                            self._cond.wait(SLOT_POLL_S)
+                            continue
+                        self._polling = polling = True
+                        if scan:
+                            self._next_scan = now + self._poll_s
+                            self._poll_s = min(2 * self._poll_s, SLOT_POLL_MAX_S)
+                        self._cond.wait(max(0.0, self._next_scan - now))
                         continue
+                    if scan:
+                        self._poll_s = SLOT_POLL_S
                     self.in_flight += 1
                     self.peak = max(self.peak, self.in_flight)
                     self._local.round = self._round

@@ -51,9 +51,12 @@ class RunSession:
                  run_id: str | None = None, seed: int | None = None, settings: RunSettings | None = None,
                  resume: str | None = None, max_cost: float | None = None, invocation: str | None = None,
                  judge: str | None = None, on_client: Callable[[ModelSpec, object], None] | None = None,
-                 config_dirs: tuple[Path, ...] = (), share: float = 1.0):
+                 config_dirs: tuple[Path, ...] = (), share: float = 1.0, processes: tuple[int, int] = (0, 1)):
         # config_dirs: where else models.yaml may be (pytest's rootdir and ini folder), after the current folder
         # share: of every provider's concurrency and cost cap, and of max_cost (a shard of --crucible-shard)
+        # processes: (this one's index, how many) of the processes that ask in this run (xdist's workers):
+        # each lane holds its share of a provider's concurrency, and tries its share of the slots first (_lane)
+        self.process_index, self.processes = processes[0], max(1, processes[1])
         self.config: Config = load_config(find_config_path(config_path, also=config_dirs))
         if share < 1:
             self.config = self.config.shared(share)
@@ -252,10 +255,15 @@ class RunSession:
         return self._circuits[provider.name]
 
     def _lane(self, provider) -> ProviderLane:
+        """The provider's lane in this process. With several processes asking, each lane holds its share of
+        the provider's concurrency (rounded up), tries its share of the slots first, and the slots keep the
+        total: a process rarely meets a slot another one holds, where every process taking all it could
+        made them look through each other's slots (benchmarks/concurrency.py's docstring)."""
         if provider.name not in self._lanes:
-            self._lanes[provider.name] = ProviderLane(
-                provider.name, provider.concurrency, slots=SlotPool(provider.base_url, provider.concurrency),
-                log=self.notes.append)
+            share = math.ceil(provider.concurrency / self.processes)
+            slots = SlotPool(provider.base_url, provider.concurrency, share=share,
+                             index=self.process_index % self.processes)
+            self._lanes[provider.name] = ProviderLane(provider.name, share, slots=slots, log=self.notes.append)
         return self._lanes[provider.name]
 
     def ledger(self) -> CostLedger | None:

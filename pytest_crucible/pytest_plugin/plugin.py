@@ -148,11 +148,21 @@ def _run_session(config: pytest.Config, models, share: float = 1.0) -> RunSessio
         judge=setting_value(config, "judge"),
         config_dirs=tuple(dict.fromkeys(p for p in (config.rootpath, config.inipath and config.inipath.parent) if p)),
         settings=RunSettings(speed=speed, allow_unsandboxed=allow_unsandboxed), share=share,
+        processes=_process_of(worker),
         on_client=lambda model, client: config.hook.pytest_crucible_client_made(
             config=config, model=model, client=client))
     session.import_sources = {path.resolve(): name for name in setting_value(config, "import") or []
                               for path in importers.import_files(name)}
     return session
+
+
+def _process_of(worker: dict | None) -> tuple[int, int]:
+    """(index, count) of this process among the run's asking processes: an xdist worker's `gwN` of its
+    workers, or (0, 1) for the one process of a run without xdist."""
+    if not worker:
+        return 0, 1
+    digits = "".join(ch for ch in str(worker.get("workerid", "")) if ch.isdigit())
+    return int(digits or 0), int(worker.get("workercount", 1))
 
 
 def _baseline(config: pytest.Config, session: RunSession) -> Baseline | None:
