@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -13,7 +14,14 @@ import pytest
 
 from pytest_crucible.common import filelocks as locks
 from pytest_crucible.engine.config import ModelSpec, Provider
-from pytest_crucible.engine.endpoint_lock import EXCLUSIVE, SHARED, endpoint_key, item_lock, mode_for
+from pytest_crucible.engine.endpoint_lock import (
+    EXCLUSIVE,
+    SHARED,
+    EndpointHolds,
+    endpoint_key,
+    item_lock,
+    mode_for,
+)
 
 pytestmark = pytest.mark.skipif(locks.fcntl is None, reason="shared locks need fcntl (POSIX)")
 
@@ -101,6 +109,45 @@ def test_speed_item_is_not_starved_by_a_stream_of_accuracy_items(lock_dir, tmp_p
     ev = events(log)
     assert ev["writer"][0] >= ev["reader1"][1]
     assert ev["reader2"][0] >= ev["writer"][1]
+
+
+def test_a_process_shared_hold_is_joined_and_still_lets_a_queued_writer_in_first(lock_dir, tmp_path):
+    """One process's accuracy items join one shared hold (a second comes and goes while the first holds),
+    yet once a writer (a speed item, another process) waits at the gate, a later item of the process waits
+    for the writer instead of joining the hold before it."""
+    log = tmp_path / "log"
+    hold = EndpointHolds().of("http://127.0.0.1:1234/v1")
+
+    def reader(name: str, seconds: float) -> threading.Thread:
+        def run() -> None:
+            with hold.held():
+                with open(log, "a") as f:
+                    f.write(f"{name} in {time.monotonic()}\n")
+                time.sleep(seconds)
+                with open(log, "a") as f:
+                    f.write(f"{name} out {time.monotonic()}\n")
+        thread = threading.Thread(target=run)
+        thread.start()
+        return thread
+
+    first = reader("reader1", 0.8)
+    wait_for(log, "reader1 in")
+    second = reader("reader2", 0.0)
+    wait_for(log, "reader2 out")
+    assert "reader1 out" not in log.read_text()  # joined the hold while reader1 held it
+    writer = start("writer", EXCLUSIVE, 0.3, log)
+    wait_for(log, "writer try")
+    time.sleep(0.15)  # the writer now holds the gate, waiting for the hold to end
+    assert "writer in" not in log.read_text()
+    third = reader("reader3", 0.0)
+    for thread in (first, second, third):
+        thread.join(30)
+    finish(writer)
+    ev = events(log)
+    assert ev["writer"][0] >= ev["reader1"][1]
+    assert ev["reader3"][0] >= ev["writer"][1]
+    with hold.held():   # the hold ended with its callers: a new one starts (and ends) cleanly
+        pass
 
 
 def test_two_speed_items_never_overlap(lock_dir, tmp_path):

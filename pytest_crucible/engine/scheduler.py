@@ -31,6 +31,7 @@ from typing import Any
 from pytest_crucible.client.stream import estimate_prompt_tokens
 from pytest_crucible.common.errors import CostCapReached, CrucibleError
 from pytest_crucible.common.filelocks import SlotPool, exclusive, lock_root
+from pytest_crucible.engine.endpoint_lock import EndpointHolds
 from pytest_crucible.results.row import COST_CAP_PREFIX
 
 SLOT_POLL_S = 0.005        # how soon the request waiting for another process's slot looks again,
@@ -227,8 +228,10 @@ def ledger_path(run_id: str | None, invocation: str) -> str:
 class ScheduledClient:
     """A ChatClient whose requests go through the provider's lane and the cost ledger."""
 
-    def __init__(self, client, model, lane: ProviderLane | None, ledger: CostLedger | None):
+    def __init__(self, client, model, lane: ProviderLane | None, ledger: CostLedger | None,
+                 endpoint_holds: EndpointHolds | None = None):
         self.client, self.model, self.lane, self.ledger = client, model, lane, ledger
+        self.endpoint_holds = endpoint_holds  # the process's shared endpoint locks (endpoint_lock.item_lock)
         self.provider = model.provider.name if model.provider else "local"
         self.in_flight = 0
         self._count = threading.Lock()

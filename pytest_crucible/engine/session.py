@@ -21,6 +21,7 @@ from pytest_crucible.common.cache import cache_dir
 from pytest_crucible.common.errors import InputError
 from pytest_crucible.common.filelocks import SlotPool
 from pytest_crucible.engine.config import Config, ModelSpec, Provider, find_config_path, load_config
+from pytest_crucible.engine.endpoint_lock import EndpointHolds
 from pytest_crucible.engine.item_kinds import ItemContext, RunSettings
 from pytest_crucible.engine.item_runner import ask, prepare, run_case, run_item
 from pytest_crucible.engine.scheduler import (
@@ -98,6 +99,7 @@ class RunSession:
         self.invocation = invocation or secrets.token_hex(4)
         self.notes: list[str] = []   # things to tell the user once (a provider rate-limiting)
         self._lanes: dict[str, ProviderLane] = {}
+        self.endpoint_holds = EndpointHolds()  # this process's shared holds of local endpoints' locks
         self._circuits: dict[str, Circuit] = {}  # per provider: stops asking one that is down (client/circuit.py)
         self._ledger: CostLedger | None = None
         self.prefetcher: Prefetcher | None = None
@@ -244,7 +246,7 @@ class RunSession:
                 model_guard=model.model_guard, on_retry=lane.throttled if lane is not None else None,
                 thinking=Thinking(model.thinking, model.thinking_api),
                 circuit=self._circuit(provider) if provider is not None and not model.launch else None)
-            self._clients[key] = ScheduledClient(client, model, lane, self.ledger())
+            self._clients[key] = ScheduledClient(client, model, lane, self.ledger(), self.endpoint_holds)
             if self.on_client is not None:
                 self.on_client(model, self._clients[key])
         return self._clients[key]

@@ -3,6 +3,7 @@ a user's test that asks for a model runs once per model; the profile selects, lo
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from pathlib import Path
 
@@ -222,6 +223,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (the items, their cases) lives until the run ends: the cyclic garbage collector
+    stops looking through it for the run (gc.freeze). Its full collections went over every item again,
+    a tenth of a fast provider's run of 8,192 items (benchmarks/concurrency.py's docstring)."""
+    if SESSION_KEY in session.config.stash:
+        gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run is over: what collection made may be collected again (an in-process pytest, pytester's,
+    would otherwise keep every earlier run's items)."""
+    if SESSION_KEY in config.stash:
+        gc.unfreeze()
 
 
 def _model_name(item: pytest.Item) -> str | None:
