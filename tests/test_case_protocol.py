@@ -64,17 +64,22 @@ def fixture_setups(pytester) -> list[str]:
 
 def what_a_run_gives(pytester, result) -> dict:
     """Everything a user reads from a run but its timings: pytest's counts, each item's junit outcome and
-    message, each row's outcome and reason, the report's totals."""
-    junit = {}
+    message, each row's outcome and reason, the report's totals. Of the dead provider's items only the
+    outcomes count: which of them are asked first (the errors before its circuit opens) is up to the threads."""
+    junit, dead = {}, []
     for case in ET.parse(pytester.path / "junit.xml").getroot().iter("testcase"):
         verdicts = [(child.tag, child.get("message")) for child in case if child.tag in ("failure", "error", "skipped")]
-        junit[case.get("name")] = verdicts
+        if case.get("name").endswith("[gone]"):
+            dead.extend(tag for tag, _ in verdicts)
+        else:
+            junit[case.get("name")] = verdicts
     rows = [json.loads(line) for line in (pytester.path / "crucible-results" / "latest" / "rows.jsonl").read_text()
             .splitlines()]
     report = json.loads((pytester.path / "crucible-results" / "latest" / "report.json").read_text())
-    return {"counts": result.parseoutcomes(), "junit": junit,
-            "rows": sorted((r["case_id"], r["model"], r["outcome"], r["reason"]) for r in rows),
-            "totals": {m: (s["total"], s["categories"]) for m, s in report["models"].items()}}
+    return {"counts": result.parseoutcomes(), "junit": junit, "dead": sorted(dead),
+            "rows": sorted((r["case_id"], r["outcome"], r["reason"]) for r in rows if r["model"] == "m1"),
+            "dead_rows": sorted(r["outcome"] for r in rows if r["model"] == "gone"),
+            "totals": {m: (s["total"], s["categories"] if m == "m1" else None) for m, s in report["models"].items()}}
 
 
 def test_direct_items_report_what_the_full_protocol_reports(project):
