@@ -74,7 +74,7 @@ def test_processes_that_split_the_slots_take_their_own_block_first():
     assert SlotPool("http://v/v1", 5, share=3, index=1).home == range(3, 5)
 
 
-def test_each_process_of_a_run_holds_its_share_of_a_providers_concurrency(tmp_path):
+def test_each_process_of_a_run_takes_its_own_block_of_a_providers_slots_first(tmp_path):
     (tmp_path / "models.yaml").write_text("providers:\n  p: {base_url: 'http://127.0.0.1:9/v1', concurrency: 9}\n"
                                           "models:\n  - {name: m, provider: p, model_id: m}\n")
     lanes = []
@@ -82,7 +82,7 @@ def test_each_process_of_a_run_holds_its_share_of_a_providers_concurrency(tmp_pa
         session = RunSession(models="m", config_path=str(tmp_path / "models.yaml"), out_dir=str(tmp_path / "out"),
                              controller=False, run_id="r", processes=(index, 2))
         lanes.append(session.client_for(session.model("m")).lane)
-    assert [lane.capacity for lane in lanes] == [5, 5]   # rounded up: the 9 slots keep the total
+    assert [lane.capacity for lane in lanes] == [9, 9]   # the 9 slots keep the total
     assert [lane.slots.home for lane in lanes] == [range(0, 5), range(5, 9)]
 
 

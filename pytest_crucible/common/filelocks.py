@@ -189,14 +189,16 @@ class SlotPool:
 
     def try_take(self, within: int | None = None, *, scan: bool = True) -> int | None:
         """A free slot among the first `within` of each block (all by default), taken; None when every one
-        is held. The RECENT slots this process gave back last are tried first, then its own block's; with
-        `scan`, every block's (one lock call each, for slots another process holds: the caller scans rarely)."""
+        is held. The RECENT slots of its own block this process gave back last are tried first (a slot it
+        borrowed from another block goes back to that block's process), then its block's; with `scan`, every
+        block's (one lock call each, for slots another process holds: the caller scans rarely)."""
         within = min(within or self.block, self.block)
 
         def usable(index: int) -> bool:
             return index % self.block < within
         with self._mutex:
-            returned = itertools.islice(filter(usable, reversed(self._returned)), RECENT)
+            mine = (i for i in reversed(self._returned) if i in self.home and usable(i))  # not a borrowed one
+            returned = itertools.islice(mine, RECENT)
             home = itertools.islice(self.home, within)
             for index in itertools.chain(returned, home, filter(usable, range(self.size)) if scan else ()):
                 if index in self._held:

@@ -56,7 +56,7 @@ class RunSession:
         # config_dirs: where else models.yaml may be (pytest's rootdir and ini folder), after the current folder
         # share: of every provider's concurrency and cost cap, and of max_cost (a shard of --crucible-shard)
         # processes: (this one's index, how many) of the processes that ask in this run (xdist's workers):
-        # each lane holds its share of a provider's concurrency, and tries its share of the slots first (_lane)
+        # each lane tries its own block of a provider's slots first (_lane)
         self.process_index, self.processes = processes[0], max(1, processes[1])
         self.config: Config = load_config(find_config_path(config_path, also=config_dirs))
         if share < 1:
@@ -257,15 +257,16 @@ class RunSession:
         return self._circuits[provider.name]
 
     def _lane(self, provider) -> ProviderLane:
-        """The provider's lane in this process. With several processes asking, each lane holds its share of
-        the provider's concurrency (rounded up), tries its share of the slots first, and the slots keep the
-        total: a process rarely meets a slot another one holds, where every process taking all it could
-        made them look through each other's slots (benchmarks/concurrency.py's docstring)."""
+        """The provider's lane in this process. With several processes asking (xdist's workers), each takes
+        the slots of its own block first (its share of the concurrency, rounded up) and borrows another
+        block's only when its one looking request finds one free: where every process tried every slot,
+        they met each other's slots at every request (benchmarks/concurrency.py's docstring)."""
         if provider.name not in self._lanes:
             share = math.ceil(provider.concurrency / self.processes)
             slots = SlotPool(provider.base_url, provider.concurrency, share=share,
                              index=self.process_index % self.processes)
-            self._lanes[provider.name] = ProviderLane(provider.name, share, slots=slots, log=self.notes.append)
+            self._lanes[provider.name] = ProviderLane(provider.name, provider.concurrency, slots=slots,
+                                                      log=self.notes.append)
         return self._lanes[provider.name]
 
     def ledger(self) -> CostLedger | None:

@@ -45,7 +45,8 @@ class XdistHooks:
 def _ask_ahead_scheduling(config: pytest.Config, log, lookahead: int):
     """xdist's LoadScheduling (same order, same chunks of consecutive items), except that every worker
     is kept `lookahead` items queued while items are left: with LoadScheduling's own shrinking refills
-    a worker knows too few of its next items to keep its providers busy near the end of a run."""
+    a worker knows too few of its next items to keep its providers busy near the end of a run. Near the
+    end, a worker is sent no more than its part of what is left (queued and pending, split evenly)."""
     from xdist.scheduler import LoadScheduling  # lazy: ~20 ms; only runs with xdist workers schedule
 
     class AskAheadScheduling(LoadScheduling):
@@ -62,7 +63,11 @@ def _ask_ahead_scheduling(config: pytest.Config, log, lookahead: int):
             if not self.pending:
                 node.shutdown()
                 return
-            missing = lookahead - len(self.node2pending[node])
+            queued = len(self.node2pending[node])
+            # near the end no worker takes more than its part of what is left: each holds its share of a
+            # provider's concurrency, so a worker with a longer queue would run on after the others
+            left = len(self.pending) + sum(len(p) for p in self.node2pending.values())
+            missing = min(lookahead, -(-left // max(1, len(self.nodes)))) - queued
             if missing > 0 and not compat.send_tests(self, node, missing):
                 super().check_schedule(node, duration)
 
