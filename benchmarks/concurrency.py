@@ -77,20 +77,50 @@ the quiet machine, the code before it against after: the project's wall 55.1 s -
 per item, against the bare loop's 22.3-22.9 s and 2.6-2.7 ms.
 
 Measured after it (8,192 items, 3 rounds, quiet machine, load 1): project wall median 39.0 s against the
-bare loop's 22.3 s: 1.75 x (rounds 1.69, 1.80, 1.75), request phase 1.57 x; every row graded; controller CPU
-4.9 ms per item against 2.6 ms (1.87 x); peak RSS 248 MB (the bare loop 87 MB); 256 in flight. With -n 2:
-42.2 s (1.85 x), 8.5 ms of CPU per item in all its processes: two workers with 256 asking threads each and
-the provider's slots shared through file locks cost more than they gain on 2 cores. Not met: the target is
-1.25 x. What is left is the main thread, about 3 ms per item: pytest's protocol per item (three phases, each
-with its hooks, reports, output capture and logging; a FixtureDef made for every `request` a fixture takes,
-14 per case item), grading, recording. Closing the gap needs case items that skip pytest's fixture machinery
-and the asking on one event loop instead of 256 threads (the GIL hand-offs between them delay every system
-call the main thread makes).
+bare loop's 22.3 s: 1.75 x; controller CPU 4.9 ms per item against 2.6 ms; with -n 2 42.2 s (1.85 x).
+
+Where that time went (yappi on the CPU clock over every thread, cProfile on the main thread, counts of
+lock calls; 4,096 items). The run is bound by the GIL: its wall is about the CPU of all its threads.
+- The main thread, 2.0 ms per item: pytest's protocol per case item. Each of its three phases captures
+  output (four dup2 calls, and reads that fstat, seek and truncate), sets up logging, and the setup fills
+  fixtures (a FixtureDef per `request` a fixture takes). Every system call gives up the GIL and waits for
+  it behind 256 asking threads: cProfile had fstat at 100 us on average, and capture at about 1 ms per item.
+- The asking threads, 2.6 ms per request (the client alone needs 1.5): httpcore's pool went over all its
+  256 connections each time a request started and ended, a sixth of the process's CPU.
+- Against a local endpoint (this loopback is one) every request took the endpoint's shared lock: two
+  files opened, three flock calls, two closes (sys time 4.7 s of a run; 2.7 s without them).
+- The cyclic garbage collector: 3.2 s of a run, mostly its 13 full collections going over every item.
+- With -n 2 (60 s after the first fix below): every request woken by another's end looked through
+  every slot of the provider, one lock call each, most held by the other worker: about 100,000 failed
+  lock calls per worker per 2,048 items.
+
+What changed:
+- pytest_plugin/case_protocol.py: a case item asked through the plugin's own fixtures runs without
+  pytest's per-phase machinery; the same reports go through pytest_runtest_makereport and logreport
+  (main thread 17.7 -> 10.3 s of CPU on 8,192 items);
+- client/thread_pools.py: the connections are split into 16 pools by thread (the pool scan went from
+  13.8 s to 2.0 s of yappi's 105 s; the ChatClient alone, `--clients`: 1.53 -> 1.0 ms per request);
+- filelocks.SharedHold: a process's requests to a local endpoint join one shared hold of its lock while
+  no speed item waits at the gate;
+- gc.freeze over what collection made, for the run (garbage collection 3.2 -> 2.1 s);
+- quantile() takes its one cut point (statistics.quantiles made up to 99), the grader lookup checks the
+  concrete BaseGrader before the runtime Protocol, the chunk reader skips the ABC check for dicts;
+- with -n, each worker takes the slots of its own block first and borrows another's only through its one
+  looking request, which scans less often the longer it finds none; near the end a worker is sent no more
+  than its part of what is left.
+Measured what flushing each row costs (the row handed to the OS at once, what makes a killed process lose
+no row): no difference within the noise, so rows are still flushed one by one.
+
+Measured after these (3 rounds, medians, quiet machine): project wall 25.87 s against the bare loop's
+23.02 s: 1.084 x (rounds 1.070, 1.084, 1.158; target 1.25), request phase 0.916 x; every row graded;
+controller CPU 3.06 ms per item against 2.73; peak RSS 236 MB (the bare loop 87 MB); 256 in flight. With
+-n 2: 32.07 s, 1.393 x (rounds 1.314 to 1.470), 6.1 ms of CPU per item in all its processes.
 
 The 256-item mode after the client change (3 rounds, medians, quiet machine): request phase 1.008 x ideal
 without -n and 1.014 x with -n 2 (the bare loop 1.005); whole wall 17.7 s without -n and 18.3 s with -n 2, both
 within ideal x 1.06 + 4 s = 21.0 s; start-up 0.55 s and 1.09 s. Before, on the loaded machine: 19.7 s and
-23.1 s.
+23.1 s. After the changes above: 1.006 x and 1.014 x, walls 17.7 s and 18.9 s. (A lane of each worker's
+share alone, tried first, gave 1.068 x with -n 2: a worker that fell behind was not made up for.)
 """
 
 from __future__ import annotations
