@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - Windows
 
 LOCK_DIR_ENV = "CRUCIBLE_LOCK_DIR"
 EXCLUSIVE, SHARED = "exclusive", "shared"
-RECENT = 4  # SlotPool.try_take without a scan: how many of the slots given back last it tries
+RECENT = 4  # SlotPool.try_take: how many of the slots this process gave back last it tries first
 
 
 def lock_root() -> Path:

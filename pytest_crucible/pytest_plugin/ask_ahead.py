@@ -64,8 +64,8 @@ def _ask_ahead_scheduling(config: pytest.Config, log, lookahead: int):
                 node.shutdown()
                 return
             queued = len(self.node2pending[node])
-            # near the end no worker takes more than its part of what is left: each holds its share of a
-            # provider's concurrency, so a worker with a longer queue would run on after the others
+            # near the end no worker takes more than its part of what is left: a worker with a longer queue
+            # would still be asking when the others had nothing left to ask
             left = len(self.pending) + sum(len(p) for p in self.node2pending.values())
             missing = min(lookahead, -(-left // max(1, len(self.nodes)))) - queued
             if missing > 0 and not compat.send_tests(self, node, missing):
