@@ -200,7 +200,8 @@ class SlotPool:
             mine = (i for i in reversed(self._returned) if i in self.home and usable(i))  # not a borrowed one
             returned = itertools.islice(mine, RECENT)
             home = itertools.islice(self.home, within)
-            for index in itertools.chain(returned, home, filter(usable, range(self.size)) if scan else ()):
+            others = (i for i in range(self.size) if usable(i) and i not in self.home) if scan else ()
+            for index in itertools.chain(returned, home, others):
                 if index in self._held:
                     continue
                 try:

@@ -112,8 +112,7 @@ def _plain_fixtures(item: CaseItem) -> bool:
 def _plain_hooks(item: CaseItem) -> bool:
     """No conftest.py implements a phase hook for the item, and no plugin but pytest's runner the protocol."""
     for name in PHASE_HOOKS:
-        if any(_module_of(impl.plugin).endswith("conftest") or _file_of(impl.plugin).endswith("conftest.py")
-               for impl in getattr(item.ihook, name).get_hookimpls()):
+        if any(_module_of(impl.plugin).endswith("conftest") for impl in getattr(item.ihook, name).get_hookimpls()):
             return False
     return all(impl.hookwrapper or impl.wrapper or _module_of(impl.plugin) == PYTEST_RUNNER
                or _module_of(impl.plugin).startswith(THIS_PACKAGE)
@@ -122,10 +121,6 @@ def _plain_hooks(item: CaseItem) -> bool:
 
 def _module_of(plugin) -> str:
     return getattr(plugin, "__name__", None) or type(plugin).__module__
-
-
-def _file_of(plugin) -> str:
-    return str(getattr(plugin, "__file__", "") or "")
 
 
 def _judge_not_local(session: RunSession) -> bool:
