@@ -4,12 +4,15 @@ no server), and HttpTransport fitting the same protocol."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
+import httpx2
 import pytest
 
 from pytest_crucible.client.chat import ChatClient
 from pytest_crucible.client.retry import Failure
+from pytest_crucible.client.thread_pools import ThreadPools
 from pytest_crucible.client.transport import ChunkStream, HttpTransport, Transport
 from pytest_crucible.common.errors import EndpointError
 
@@ -117,3 +120,41 @@ def test_failures_of_another_transport_are_retried_and_redacted():
         with pytest.raises(EndpointError, match=r"HTTP 401: key \*\*\* refused") as info:
             client.chat(HI, max_tokens=16)
     assert "sk-REPLAY" not in str(info.value) and not transport.outcomes
+
+
+def test_requests_keep_to_the_pool_of_their_thread_and_pools_are_made_as_threads_come():
+    """client/thread_pools.py: at most `most` pools, made only when a new thread asks; each thread's
+    requests (and its kept connection) stay in one pool; close() closes every pool made."""
+    class Pool(httpx2.BaseTransport):
+        def __init__(self) -> None:
+            self.threads: set[int] = set()
+            self.closed = False
+
+        def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+            self.threads.add(threading.get_ident())
+            return httpx2.Response(200)
+
+        def close(self) -> None:
+            self.closed = True
+
+    made: list[Pool] = []
+    pools = ThreadPools(lambda: made.append(Pool()) or made[-1], most=4)
+    request = httpx2.Request("GET", "http://127.0.0.1:9/")
+    pools.handle_request(request)
+    assert len(made) == 1
+    start = threading.Barrier(10)
+
+    def ask() -> None:
+        start.wait()
+        for _ in range(5):
+            pools.handle_request(request)
+
+    threads = [threading.Thread(target=ask) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(made) == 4
+    assert sum(len(pool.threads) for pool in made) == 11   # every thread in exactly one pool
+    pools.close()
+    assert all(pool.closed for pool in made)
